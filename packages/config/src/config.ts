@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateToken, randomBase62, TokenPrefix } from '@latchkey/credentials';
+import { z } from 'zod';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
+const url = z
+  .string()
+  .url()
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const ONE_YEAR = 365 * 24 * 60 * 60;
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  AUTH_PORT: port(4000),
+  AUTH_URL: url.optional(),
+  API_PORT: port(4001),
+  API_URL: url.optional(),
+  PORTAL_PORT: port(3000),
+  PORTAL_URL: url.optional(),
+  SESSION_SECRET: z.string().min(32).optional(),
+  PORTAL_CLIENT_ID: z.string().min(1).optional(),
+  PORTAL_CLIENT_SECRET: z.string().min(1).optional(),
+  TOKEN_TTL_SECONDS: seconds(ONE_YEAR),
+  REFRESH_TOKEN_TTL_SECONDS: seconds(ONE_YEAR),
+  EXPIRES_IN_AS_NUMBER: flag(false),
+  GRAPHQL_INTROSPECTION: flag(true),
+  TRUST_PROXY: z.string().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  DEMO_ACCOUNT: flag(true),
+});
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test';
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly auth: { readonly port: number; readonly url: string };
+  readonly api: { readonly port: number; readonly url: string };
+  readonly portal: {
+    readonly port: number;
+    readonly url: string;
+    readonly clientId: string;
+    readonly clientSecret: string;
+    readonly redirectUri: string;
+  };
+  readonly sessionSecret: string;
+  /** Lifetime of PATs and OAuth access tokens (DESIGN.md §1: one year by default). */
+  readonly tokenTtlSeconds: number;
+  /** Refresh tokens expire after this much inactivity; each rotation starts a new period (RT-11). */
+  readonly refreshTokenTtlSeconds: number;
+  /** Authorization codes live 10 minutes (DESIGN.md §1); not configurable. */
+  readonly codeTtlSeconds: number;
+  /** D-1: `expires_in` is a digit string unless this is set for strict RFC 6749 clients. */
+  readonly expiresInAsNumber: boolean;
+  readonly graphqlIntrospection: boolean;
+  readonly trustProxy: string | undefined;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  readonly rateLimit: { readonly tokenPerMinute: number; readonly loginPerMinute: number };
+  readonly demoAccount: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+interface LocalSecrets {
+  sessionSecret: string;
+  portalClientId: string;
+  portalClientSecret: string;
+}
+
+/**
+ * Outside production, secrets that were not given are generated once and kept in
+ * `DATA_DIR/local-secrets.json` (mode 0600) so that restarts keep sessions and the portal client.
+ */
+function readOrCreateLocalSecrets(dataDir: string, make: () => LocalSecrets): LocalSecrets {
+  const file = join(dataDir, 'local-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = make();
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secrets;
+}
+
+/**
+ * Parses the environment once. Fails with every bad key listed; in production refuses
+ * to start without explicit secrets and https URLs (STYLE.md §5: unsafe defaults fail closed).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const authUrl = e.AUTH_URL ?? `http://localhost:${e.AUTH_PORT}`;
+  const apiUrl = e.API_URL ?? `http://localhost:${e.API_PORT}`;
+  const portalUrl = e.PORTAL_URL ?? `http://localhost:${e.PORTAL_PORT}`;
+  const dataDir = resolve(e.DATA_DIR);
+
+  if (production) {
+    const problems: string[] = [];
+    if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required in production (32+ characters)');
+    if (!e.PORTAL_CLIENT_ID) problems.push('PORTAL_CLIENT_ID: required in production');
+    if (!e.PORTAL_CLIENT_SECRET) problems.push('PORTAL_CLIENT_SECRET: required in production');
+    for (const [key, value] of [
+      ['AUTH_URL', e.AUTH_URL],
+      ['API_URL', e.API_URL],
+      ['PORTAL_URL', e.PORTAL_URL],
+    ] as const) {
+      if (!value?.startsWith('https://')) problems.push(`${key}: an https URL is required in production`);
+    }
+    if (problems.length > 0) throw new ConfigError(problems);
+  }
+
+  const local =
+    e.SESSION_SECRET && e.PORTAL_CLIENT_ID && e.PORTAL_CLIENT_SECRET
+      ? undefined
+      : readOrCreateLocalSecrets(dataDir, () => ({
+          sessionSecret: randomBytes(32).toString('base64url'),
+          portalClientId: `lkc_${randomBase62(24)}`,
+          portalClientSecret: generateToken(TokenPrefix.clientSecret),
+        }));
+
+  return Object.freeze({
+    env: e.NODE_ENV,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    auth: Object.freeze({ port: e.AUTH_PORT, url: authUrl }),
+    api: Object.freeze({ port: e.API_PORT, url: apiUrl }),
+    portal: Object.freeze({
+      port: e.PORTAL_PORT,
+      url: portalUrl,
+      clientId: e.PORTAL_CLIENT_ID ?? local!.portalClientId,
+      clientSecret: e.PORTAL_CLIENT_SECRET ?? local!.portalClientSecret,
+      redirectUri: `${portalUrl}/bff/callback`,
+    }),
+    sessionSecret: e.SESSION_SECRET ?? local!.sessionSecret,
+    tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    codeTtlSeconds: 600,
+    expiresInAsNumber: e.EXPIRES_IN_AS_NUMBER,
+    graphqlIntrospection: production ? false : e.GRAPHQL_INTROSPECTION,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    rateLimit: Object.freeze({
+      tokenPerMinute: e.RATE_LIMIT_TOKEN_PER_MINUTE,
+      loginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
+    }),
+    demoAccount: production ? false : e.DEMO_ACCOUNT,
+  });
+}

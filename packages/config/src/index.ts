@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError } from './config.ts';
+export type { Config } from './config.ts';

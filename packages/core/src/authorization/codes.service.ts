@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { digest } from '@latchkey/credentials';
+import type { Db } from '@latchkey/db';
+import type { Client } from '../clients/client.ts';
+import type { Clock } from '../clock.ts';
+import { InvalidGrant, InvalidRequest } from '../errors.ts';
+import { IdPrefix, newId } from '../ids.ts';
+import { issueTokenPair, type TokenLifetimes } from '../tokens/issue-token-pair.ts';
+import type { TokenPair } from '../tokens/token.ts';
+import { consumeAuthorizationCode, findAuthorizationCodeByHash, insertAuthorizationCode } from './codes.repository.ts';
+import { insertGrant, markGrantRevoked } from './grants.repository.ts';
+import { isValidPkceValue, verifierMatchesChallenge } from './pkce.ts';
+
+/** DESIGN.md §1: a code lives 10 minutes. */
+export const CODE_TTL_MS = 10 * 60 * 1000;
+
+export interface CodeRequest {
+  client: Client;
+  userId: string;
+  redirectUri: string;
+  codeChallenge: string | null;
+}
+
+/**
+ * Issues an authorization code under a new grant. 256 bits from the CSPRNG, base64url
+ * (AC-09); only its SHA-256 digest is stored.
+ */
+export async function issueAuthorizationCode(db: Db, clock: Clock, request: CodeRequest): Promise<string> {
+  const code = randomBytes(32).toString('base64url');
+  const now = clock.now();
+  const grantId = newId(IdPrefix.grant);
+  await db.transaction().execute(async (trx) => {
+    await insertGrant(trx, { id: grantId, user_id: request.userId, client_id: request.client.id, created_at: now, revoked_at: null });
+    await insertAuthorizationCode(trx, {
+      id: newId(IdPrefix.code),
+      code_hash: digest(code),
+      grant_id: grantId,
+      client_id: request.client.id,
+      user_id: request.userId,
+      redirect_uri: request.redirectUri,
+      code_challenge: request.codeChallenge,
+      created_at: now,
+      expires_at: now + CODE_TTL_MS,
+      consumed_at: null,
+    });
+  });
+  return code;
+}
+
+export interface CodeRedemption {
+  /** The authenticated client making the token request. */
+  client: Client;
+  code: string;
+  redirectUri: string | undefined;
+  codeVerifier: string | undefined;
+}
+
+/**
+ * Exchanges a code for a token pair (RFC 6749 §4.1.3, RFC 7636 §4.6).
+ *
+ * Order matters. Checks that show the request itself is wrong (other client, other
+ * redirect URI, a verifier without a challenge) come first and change nothing, so a
+ * malformed replay cannot be used to revoke someone's grant (OAuth 2.1 §4.1.3). Then the
+ * code is consumed atomically; a code that was already consumed revokes everything issued
+ * from it (RFC 6749 §4.1.2, AC-02). PKCE is verified after consumption so that a wrong
+ * verifier burns the code (PK-02).
+ */
+export async function redeemAuthorizationCode(
+  db: Db,
+  clock: Clock,
+  lifetimes: TokenLifetimes,
+  input: CodeRedemption,
+): Promise<TokenPair> {
+  const row = await findAuthorizationCodeByHash(db, digest(input.code));
+  if (!row || row.client_id !== input.client.id) throw new InvalidGrant('The authorization code is invalid.');
+  if (input.redirectUri === undefined) throw new InvalidRequest('redirect_uri is required.');
+  if (input.redirectUri !== row.redirect_uri) throw new InvalidGrant('redirect_uri does not match the authorization request.');
+  if (row.code_challenge === null && input.codeVerifier !== undefined) {
+    throw new InvalidRequest('code_verifier was sent but the authorization request had no code_challenge.');
+  }
+  const now = clock.now();
+  if (row.consumed_at === null && Number(row.expires_at) <= now) throw new InvalidGrant('The authorization code expired.');
+
+  const outcome = await db.transaction().execute(async (trx) => {
+    if (!(await consumeAuthorizationCode(trx, row.id, now))) return 'replayed' as const;
+    if (row.code_challenge !== null) {
+      if (input.codeVerifier === undefined || !verifierMatchesChallenge(input.codeVerifier, row.code_challenge)) {
+        return 'pkce_failed' as const;
+      }
+    }
+    return issueTokenPair(trx, now, lifetimes, {
+      grantId: row.grant_id,
+      clientId: input.client.id,
+      clientName: input.client.name,
+      userId: row.user_id,
+    });
+  });
+  if (outcome === 'replayed') {
+    await markGrantRevoked(db, row.grant_id, now);
+    throw new InvalidGrant('The authorization code was already used.');
+  }
+  if (outcome === 'pkce_failed') throw new InvalidGrant('code_verifier does not match the code_challenge.');
+  return outcome;
+}
+
+export { isValidPkceValue };

@@ -1,0 +1,50 @@
+export { systemClock, ManualClock } from './clock.ts';
+export type { Clock } from './clock.ts';
+export * from './errors.ts';
+export { newId, IdPrefix } from './ids.ts';
+
+export type { User } from './users/user.ts';
+export {
+  createUser,
+  authenticateUser,
+  findUserById,
+  findUserByEmail,
+  requireUserByEmail,
+  listUsers,
+  deleteUser,
+  normalizeEmail,
+  PASSWORD_MIN_LENGTH,
+} from './users/users.service.ts';
+export type { NewUser } from './users/users.service.ts';
+
+export type { Client } from './clients/client.ts';
+export {
+  createClient,
+  authenticateClient,
+  findActiveClient,
+  findClient,
+  listClients,
+  revokeClient,
+  ensureFirstPartyClient,
+} from './clients/clients.service.ts';
+export type { NewClient, CreatedClient, FirstPartyClient } from './clients/clients.service.ts';
+export { validateRedirectUriForRegistration } from './clients/redirect-uri.ts';
+
+export { hasConsented, recordConsent } from './authorization/consents.service.ts';
+export { issueAuthorizationCode, redeemAuthorizationCode, CODE_TTL_MS } from './authorization/codes.service.ts';
+export type { CodeRequest, CodeRedemption } from './authorization/codes.service.ts';
+export { isValidPkceValue, s256, verifierMatchesChallenge } from './authorization/pkce.ts';
+
+export type { Principal, TokenPair, TokenSummary, TokenStatus } from './tokens/token.ts';
+export type { TokenLifetimes } from './tokens/issue-token-pair.ts';
+export {
+  authenticateAccessToken,
+  createPersonalAccessToken,
+  listTokensForUser,
+  listAllTokens,
+  revokeAccessToken,
+} from './tokens/access-tokens.service.ts';
+export type { NewPersonalAccessToken, CreatedPersonalAccessToken } from './tokens/access-tokens.service.ts';
+export { refreshTokens } from './tokens/refresh.service.ts';
+export { revokeTokenForClient } from './tokens/revocation.service.ts';
+export { LastUsedRecorder } from './tokens/last-used.ts';

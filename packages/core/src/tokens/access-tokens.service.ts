@@ -1,0 +1,126 @@
+import { digest, generateToken, lastFour, parseToken, TokenPrefix } from '@latchkey/credentials';
+import type { Executor } from '@latchkey/db';
+import type { Clock } from '../clock.ts';
+import { InvalidToken, NotFound, ValidationFailed } from '../errors.ts';
+import { IdPrefix, newId } from '../ids.ts';
+import { markGrantRevoked } from '../authorization/grants.repository.ts';
+import { tokenRowToSummary, type Principal, type TokenSummary } from './token.ts';
+import {
+  findAccessTokenRowById,
+  findLiveAccessTokenByHash,
+  insertAccessToken,
+  listAccessTokenRows,
+  markAccessTokenRevoked,
+} from './tokens.repository.ts';
+
+/**
+ * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
+ * is refused before any database read (D3). Expired, revoked, revoked-grant, revoked-client
+ * and deleted-user tokens all fail as `invalid_token` (GQ-08..GQ-10b).
+ */
+export async function authenticateAccessToken(db: Executor, clock: Clock, token: string): Promise<Principal> {
+  const prefix = parseToken(token);
+  if (prefix !== TokenPrefix.personalAccessToken && prefix !== TokenPrefix.accessToken) {
+    throw new InvalidToken('The access token is invalid.');
+  }
+  const row = await findLiveAccessTokenByHash(db, digest(token));
+  if (!row) throw new InvalidToken('The access token is invalid.');
+  if (Number(row.expires_at) <= clock.now()) throw new InvalidToken('The access token expired.');
+  return {
+    tokenId: row.id,
+    kind: row.kind,
+    userId: row.user_id,
+    userName: row.user_name,
+    userEmail: row.user_email,
+    clientId: row.client_id,
+    firstParty: row.kind === 'oauth' && Number(row.first_party) === 1,
+  };
+}
+
+export interface NewPersonalAccessToken {
+  userId: string;
+  name: string;
+  /** Absolute expiry in ms; defaults to now + the configured lifetime (one year). */
+  expiresAt?: number;
+}
+
+export interface CreatedPersonalAccessToken {
+  token: string;
+  summary: TokenSummary;
+}
+
+const MAX_LIFETIME_MS = 5 * 365 * 24 * 60 * 60 * 1000;
+
+export async function createPersonalAccessToken(
+  db: Executor,
+  clock: Clock,
+  tokenTtlSeconds: number,
+  input: NewPersonalAccessToken,
+): Promise<CreatedPersonalAccessToken> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', 'Enter a token name of 1 to 100 characters.');
+  const now = clock.now();
+  const expiresAt = input.expiresAt ?? now + tokenTtlSeconds * 1000;
+  if (!Number.isSafeInteger(expiresAt) || expiresAt <= now) {
+    throw new ValidationFailed('expires_at', 'The expiration must be in the future.');
+  }
+  if (expiresAt > now + MAX_LIFETIME_MS) throw new ValidationFailed('expires_at', 'The expiration must be within 5 years.');
+  const token = generateToken(TokenPrefix.personalAccessToken);
+  const row = {
+    id: newId(IdPrefix.accessToken),
+    token_hash: digest(token),
+    kind: 'pat' as const,
+    user_id: input.userId,
+    client_id: null,
+    grant_id: null,
+    name,
+    last4: lastFour(token),
+    created_at: now,
+    expires_at: expiresAt,
+    revoked_at: null,
+    last_used_at: null,
+  };
+  await insertAccessToken(db, row);
+  return {
+    token,
+    summary: tokenRowToSummary({ ...row, grant_revoked_at: null, client_revoked_at: null, client_first_party: null }, now),
+  };
+}
+
+/**
+ * The user's tokens for the API tokens page: personal access tokens, and the access tokens
+ * of third-party applications they authorized that still work. The portal's own session
+ * tokens are not listed.
+ */
+export async function listTokensForUser(db: Executor, clock: Clock, userId: string): Promise<TokenSummary[]> {
+  const now = clock.now();
+  return (await listAccessTokenRows(db, { userId }))
+    .filter((row) => row.kind === 'pat' || Number(row.client_first_party) !== 1)
+    .map((row) => tokenRowToSummary(row, now))
+    .filter((summary) => summary.kind === 'pat' || summary.status === 'active');
+}
+
+export async function listAllTokens(db: Executor, clock: Clock, userId?: string): Promise<TokenSummary[]> {
+  const now = clock.now();
+  return (await listAccessTokenRows(db, userId === undefined ? {} : { userId })).map((row) => tokenRowToSummary(row, now));
+}
+
+/**
+ * Revokes one of the user's tokens. Revoking an OAuth access token revokes its whole grant,
+ * so its refresh token dies with it (RV-02). Idempotent (RV-07). With no `userId` (operator
+ * CLI) any token may be revoked.
+ */
+export async function revokeAccessToken(
+  db: Executor,
+  clock: Clock,
+  tokenId: string,
+  userId?: string,
+): Promise<TokenSummary> {
+  const row = await findAccessTokenRowById(db, tokenId);
+  if (!row || (userId !== undefined && row.user_id !== userId)) throw new NotFound('No such token.');
+  const now = clock.now();
+  await markAccessTokenRevoked(db, row.id, now);
+  if (row.grant_id !== null) await markGrantRevoked(db, row.grant_id, now);
+  const after = (await listAccessTokenRows(db, { userId: row.user_id })).find((r) => r.id === row.id)!;
+  return tokenRowToSummary(after, now);
+}

@@ -1,0 +1,120 @@
+import type { AccessTokensTable, Executor, RefreshTokensTable } from '@latchkey/db';
+
+export async function insertAccessToken(db: Executor, row: AccessTokensTable): Promise<void> {
+  await db.insertInto('access_tokens').values(row).execute();
+}
+
+export async function insertRefreshToken(db: Executor, row: RefreshTokensTable): Promise<void> {
+  await db.insertInto('refresh_tokens').values(row).execute();
+}
+
+export interface AccessTokenAuthRow {
+  id: string;
+  kind: 'pat' | 'oauth';
+  user_id: string;
+  client_id: string | null;
+  expires_at: number;
+  user_name: string;
+  user_email: string;
+  first_party: number | null;
+}
+
+/**
+ * The hot-path lookup for every API call: one indexed read by digest that already excludes
+ * revoked tokens, tokens of revoked grants and tokens of revoked clients (D5: no cache, so a
+ * committed revocation is seen by the very next request). Expiry is checked by the caller's clock.
+ */
+export async function findLiveAccessTokenByHash(db: Executor, tokenHash: string): Promise<AccessTokenAuthRow | undefined> {
+  return db
+    .selectFrom('access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('grants as g', 'g.id', 't.grant_id')
+    .leftJoin('clients as c', 'c.id', 't.client_id')
+    .select([
+      't.id',
+      't.kind',
+      't.user_id',
+      't.client_id',
+      't.expires_at',
+      'u.name as user_name',
+      'u.email as user_email',
+      'c.first_party',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('t.grant_id', 'is', null), eb('g.revoked_at', 'is', null)]))
+    .where((eb) => eb.or([eb('t.client_id', 'is', null), eb('c.revoked_at', 'is', null)]))
+    .executeTakeFirst();
+}
+
+export interface RefreshTokenRow extends RefreshTokensTable {
+  grant_revoked_at: number | null;
+}
+
+export async function findRefreshTokenByHash(db: Executor, tokenHash: string): Promise<RefreshTokenRow | undefined> {
+  return db
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('grants as g', 'g.id', 'r.grant_id')
+    .selectAll('r')
+    .select('g.revoked_at as grant_revoked_at')
+    .where('r.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Refresh-token rotation's atomic step (D4): false when the token was already used. */
+export async function consumeRefreshToken(db: Executor, id: string, at: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ consumed_at: at })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** On rotation the grant's earlier access tokens stop working: one live pair per grant. */
+export async function revokeGrantAccessTokens(db: Executor, grantId: string, at: number): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: at })
+    .where('grant_id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function findAccessTokenRowByHash(db: Executor, tokenHash: string): Promise<AccessTokensTable | undefined> {
+  return db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function findAccessTokenRowById(db: Executor, id: string): Promise<AccessTokensTable | undefined> {
+  return db.selectFrom('access_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function markAccessTokenRevoked(db: Executor, id: string, at: number): Promise<void> {
+  await db.updateTable('access_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+export interface AccessTokenListRow extends AccessTokensTable {
+  grant_revoked_at: number | null;
+  client_revoked_at: number | null;
+  client_first_party: number | null;
+}
+
+export async function listAccessTokenRows(
+  db: Executor,
+  filter: { userId?: string; kind?: 'pat' | 'oauth' },
+): Promise<AccessTokenListRow[]> {
+  let query = db
+    .selectFrom('access_tokens as t')
+    .leftJoin('grants as g', 'g.id', 't.grant_id')
+    .leftJoin('clients as c', 'c.id', 't.client_id')
+    .selectAll('t')
+    .select(['g.revoked_at as grant_revoked_at', 'c.revoked_at as client_revoked_at', 'c.first_party as client_first_party']);
+  if (filter.userId !== undefined) query = query.where('t.user_id', '=', filter.userId);
+  if (filter.kind !== undefined) query = query.where('t.kind', '=', filter.kind);
+  return query.orderBy('t.created_at', 'desc').orderBy('t.id').execute();
+}
+
+export async function updateLastUsed(db: Executor, id: string, at: number): Promise<void> {
+  await db.updateTable('access_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+}

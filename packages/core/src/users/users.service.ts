@@ -1,0 +1,86 @@
+import type { Executor } from '@latchkey/db';
+import type { Clock } from '../clock.ts';
+import { Conflict, InvalidCredentials, NotFound, ValidationFailed } from '../errors.ts';
+import { IdPrefix, newId } from '../ids.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
+import { userRowToUser, type User } from './user.ts';
+import { deleteUserRow, findUserRowByEmail, findUserRowById, insertUser, listUserRows } from './users.repository.ts';
+
+export interface NewUser {
+  email: string;
+  password: string;
+  name: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PASSWORD_MIN_LENGTH = 8;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function validateNewUser(input: NewUser): NewUser {
+  const email = normalizeEmail(input.email);
+  const name = input.name.trim();
+  if (!EMAIL.test(email) || email.length > 254) throw new ValidationFailed('email', 'Enter a valid email address.');
+  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', 'Enter a name of 1 to 100 characters.');
+  if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
+    throw new ValidationFailed('password', `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`);
+  }
+  return { email, name, password: input.password };
+}
+
+export async function createUser(db: Executor, clock: Clock, input: NewUser): Promise<User> {
+  const valid = validateNewUser(input);
+  if (await findUserRowByEmail(db, valid.email)) {
+    throw new Conflict('An account with this email already exists.');
+  }
+  const row = {
+    id: newId(IdPrefix.user),
+    email: valid.email,
+    name: valid.name,
+    password_hash: await hashPassword(valid.password),
+    created_at: clock.now(),
+  };
+  try {
+    await insertUser(db, row);
+  } catch (err) {
+    // A concurrent sign-up with the same email lost the race on the unique index.
+    if (await findUserRowByEmail(db, valid.email)) throw new Conflict('An account with this email already exists.', { cause: err });
+    throw err;
+  }
+  return userRowToUser(row);
+}
+
+/** Checks email and password; the same error and the same work whether the email exists or not. */
+export async function authenticateUser(db: Executor, email: string, password: string): Promise<User> {
+  const row = await findUserRowByEmail(db, normalizeEmail(email));
+  const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash));
+  if (!row || !ok) throw new InvalidCredentials('Incorrect email or password.');
+  return userRowToUser(row);
+}
+
+export async function findUserById(db: Executor, id: string): Promise<User | undefined> {
+  const row = await findUserRowById(db, id);
+  return row ? userRowToUser(row) : undefined;
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<User | undefined> {
+  const row = await findUserRowByEmail(db, normalizeEmail(email));
+  return row ? userRowToUser(row) : undefined;
+}
+
+export async function requireUserByEmail(db: Executor, email: string): Promise<User> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new NotFound('No user with this email.');
+  return user;
+}
+
+export async function listUsers(db: Executor): Promise<User[]> {
+  return (await listUserRows(db)).map(userRowToUser);
+}
+
+/** Deletes the user and, by cascade, everything they own or were issued (GQ-10b). */
+export async function deleteUser(db: Executor, id: string): Promise<void> {
+  if (!(await deleteUserRow(db, id))) throw new NotFound('No such user.');
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * Credential prefixes (DESIGN.md D3). The prefix tells a reader what leaked; the CRC32
+ * suffix lets the server reject a mistyped or truncated value before any database read.
+ */
+export const TokenPrefix = {
+  personalAccessToken: 'lkp',
+  accessToken: 'lko',
+  refreshToken: 'lkr',
+  clientSecret: 'lks',
+} as const;
+export type TokenPrefix = (typeof TokenPrefix)[keyof typeof TokenPrefix];
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const RANDOM_LENGTH = 30;
+const CHECKSUM_LENGTH = 6;
+const TOKEN_PATTERN = /^(lkp|lko|lkr|lks)_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/;
+
+/** Uniform base62 string from the CSPRNG (rejection sampling, no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 62 * 4: bytes at or above it would bias the first characters.
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+function base62Checksum(random: string): string {
+  let n = crc32(random);
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/**
+ * `<prefix>_<30 base62 random><6 base62 CRC32 of the random part>`: 30 base62 characters
+ * carry 178 bits of entropy (AC-09, RT-12: at least 128).
+ */
+export function generateToken(prefix: TokenPrefix): string {
+  const random = randomBase62(RANDOM_LENGTH);
+  return `${prefix}_${random}${base62Checksum(random)}`;
+}
+
+/** Returns the prefix when the value is well formed and its checksum matches, else undefined. */
+export function parseToken(value: string): TokenPrefix | undefined {
+  const match = TOKEN_PATTERN.exec(value);
+  if (!match) return undefined;
+  const [, prefix, random, checksum] = match;
+  return base62Checksum(random!) === checksum ? (prefix as TokenPrefix) : undefined;
+}
+
+/** True when the value is a well-formed token of the given kind. */
+export function hasTokenShape(value: string, prefix: TokenPrefix): boolean {
+  return parseToken(value) === prefix;
+}
+
+/** The last four characters, the only part of a credential kept for display. */
+export function lastFour(value: string): string {
+  return value.slice(-4);
+}

@@ -1,0 +1,102 @@
+import type { Kysely, Transaction } from 'kysely';
+
+/**
+ * Row types of every table. Times are integer milliseconds since the epoch on both
+ * engines (BIGINT), so the domain compares numbers and never parses dates.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface ClientsTable {
+  id: string;
+  /** Null for clients provisioned from configuration (the portal's own client). */
+  owner_id: string | null;
+  name: string;
+  redirect_uri: string;
+  secret_hash: string;
+  secret_last4: string;
+  first_party: number;
+  require_pkce: number;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface ConsentsTable {
+  user_id: string;
+  client_id: string;
+  created_at: number;
+}
+
+/** One authorization: the code and every access and refresh token issued from it (a token family). */
+export interface GrantsTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AuthorizationCodesTable {
+  id: string;
+  code_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string | null;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+export interface AccessTokensTable {
+  id: string;
+  token_hash: string;
+  kind: 'pat' | 'oauth';
+  user_id: string;
+  client_id: string | null;
+  grant_id: string | null;
+  name: string;
+  last4: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  token_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+export interface SessionsTable {
+  sid: string;
+  data: string;
+  expires_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  clients: ClientsTable;
+  consents: ConsentsTable;
+  grants: GrantsTable;
+  authorization_codes: AuthorizationCodesTable;
+  access_tokens: AccessTokensTable;
+  refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
+}
+
+/** What repositories take as their first argument: the database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database>;

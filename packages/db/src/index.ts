@@ -1,0 +1,3 @@
+export type * from './database.ts';
+export { createDatabase, sqlitePathFor } from './create-database.ts';
+export { migrateToLatest, MigrationError } from './migrate.ts';

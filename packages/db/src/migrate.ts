@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import * as createSchema from './migrations/2026_11_22_000000_create_schema.ts';
+
+/**
+ * Migrations are listed here rather than read from the folder so that they work the same
+ * from source, from a bundle and under Vitest. Once merged a migration is never edited.
+ */
+const migrations: Record<string, Migration> = {
+  '2026_11_22_000000_create_schema': createSchema,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export class MigrationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'MigrationError';
+  }
+}
+
+/** Applies every pending migration; throws MigrationError naming the one that failed. */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    throw new MigrationError(`migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
