@@ -1,0 +1,12 @@
+import type { Config } from '@latchkey/config';
+import type { Clock } from '@latchkey/core';
+import type { Db } from '@latchkey/db';
+import type { Logger } from '@latchkey/logging';
+
+/** Everything the authorization server needs, injected by main.ts or by a test. */
+export interface AuthDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+}

@@ -1,0 +1,46 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Field names whose values are secrets wherever they appear in a log record (STYLE.md §4,
+ * SECURITY.md RF-04). Request logs never include query strings or bodies in the first place;
+ * this is the second line of defence.
+ */
+const SECRET_KEYS = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'password',
+  'client_secret',
+  'clientSecret',
+  'code',
+  'code_verifier',
+  'codeVerifier',
+  'refresh_token',
+  'refreshToken',
+  'access_token',
+  'accessToken',
+  'token',
+];
+
+export interface LoggerOptions {
+  level: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Where JSON lines go; stdout by default. Tests pass a stream to capture them (RF-04). */
+  destination?: DestinationStream;
+  name?: string;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+  return pino(
+    {
+      level: options.level,
+      name: options.name,
+      redact: { paths, censor: '[redacted]' },
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}

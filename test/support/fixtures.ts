@@ -1,0 +1,59 @@
+// Fixtures created through the domain core, for tests that need a user, a client or a token
+// without driving the pages.
+import { createClient, createPersonalAccessToken, createUser, issueAuthorizationCode, s256, type Client, type User } from '@latchkey/core';
+import { randomBytes } from 'node:crypto';
+import type { TestSystem } from './system.ts';
+
+let counter = 0;
+
+export async function makeUser(system: TestSystem, name = 'Ada Lovelace'): Promise<User & { password: string }> {
+  counter += 1;
+  const password = `pw-${randomBytes(6).toString('hex')}`;
+  const user = await createUser(system.db, system.clock, {
+    email: `user${counter}-${randomBytes(3).toString('hex')}@example.test`,
+    password,
+    name,
+  });
+  return { ...user, password };
+}
+
+export async function makeClient(
+  system: TestSystem,
+  owner: User,
+  options: { redirectUri?: string; requirePkce?: boolean; name?: string } = {},
+): Promise<{ client: Client; clientSecret: string }> {
+  return createClient(system.db, system.clock, {
+    ownerId: owner.id,
+    name: options.name ?? 'Example App',
+    redirectUri: options.redirectUri ?? 'https://client.example/cb',
+    requirePkce: options.requirePkce ?? false,
+  });
+}
+
+export async function makePat(system: TestSystem, user: User, name = 'test token'): Promise<string> {
+  const { token } = await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
+    userId: user.id,
+    name,
+  });
+  return token;
+}
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: s256(verifier) };
+}
+
+/** A code as /oauth/authorize would issue it, without driving the pages. */
+export async function makeCode(
+  system: TestSystem,
+  client: Client,
+  user: User,
+  options: { redirectUri?: string; codeChallenge?: string } = {},
+): Promise<string> {
+  return issueAuthorizationCode(system.db, system.clock, {
+    client,
+    userId: user.id,
+    redirectUri: options.redirectUri ?? client.redirectUri,
+    codeChallenge: options.codeChallenge ?? null,
+  });
+}
