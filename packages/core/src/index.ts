@@ -48,3 +48,4 @@ export type { NewPersonalAccessToken, CreatedPersonalAccessToken } from './token
 export { refreshTokens } from './tokens/refresh.service.ts';
 export { revokeTokenForClient } from './tokens/revocation.service.ts';
 export { LastUsedRecorder } from './tokens/last-used.ts';
+export { provisionPortalClient, PORTAL_CLIENT_NAME } from './provisioning/portal-client.ts';

@@ -1,0 +1,3 @@
+export { openDatabase } from './open-database.ts';
+export { serve } from './serve.ts';
+export type { RunningServer } from './serve.ts';
