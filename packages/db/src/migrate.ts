@@ -21,7 +21,14 @@ export class MigrationError extends Error {
 
 /** Applies every pending migration; throws MigrationError naming the one that failed. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const migrator = new Migrator({ db, provider });
+  let { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    // Kysely's SQLite migration lock holds only within one process. When two processes migrate
+    // a fresh file at once, the loser fails on "already exists"; by then the winner has
+    // committed, so a second pass finds nothing left to do.
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     throw new MigrationError(`migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });

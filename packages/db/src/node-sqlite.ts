@@ -11,11 +11,12 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #statements = new Map<string, SqliteStatement>();
 
   constructor(path: string) {
-    this.#db = new DatabaseSync(path);
+    // The busy timeout must be in force before the first statement: a second process opening
+    // a fresh file while the first switches it to WAL would otherwise fail at once.
+    this.#db = new DatabaseSync(path, { timeout: 5000 });
     this.#db.exec('PRAGMA journal_mode = WAL');
     this.#db.exec('PRAGMA synchronous = NORMAL');
     this.#db.exec('PRAGMA foreign_keys = ON');
-    this.#db.exec('PRAGMA busy_timeout = 5000');
   }
 
   close(): void {

@@ -1,9 +1,58 @@
-import { Router } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { AuthDeps } from '../deps.ts';
+import { accountErrorHandler } from './account-error.handler.ts';
+import { MethodNotAllowed, RouteNotFound } from './account.errors.ts';
+import { clientsHandlers } from './clients/clients.handler.ts';
+import { jsonBody } from './json-body.middleware.ts';
+import { getMe } from './me/me.handler.ts';
+import { requirePortalToken } from './require-portal-token.middleware.ts';
+import { tokensHandlers } from './tokens/tokens.handler.ts';
 
-/** the portal's account endpoints (DESIGN.md D8). */
+/** Credentials and account data are never cached, answers and errors alike (TS-04, P-04). */
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
+  next();
+}
+
+function allowOnly(allow: string) {
+  return function methodNotAllowed(): never {
+    throw new MethodNotAllowed(allow);
+  };
+}
+
+function unknownAccountRoute(): never {
+  throw new RouteNotFound('No such account endpoint.');
+}
+
+/**
+ * The portal's account endpoints (DESIGN.md D8). Mounted at the application root, so every
+ * path is spelled out and nothing here touches requests outside `/account`. Per request:
+ * no-store → portal token (401/403) → JSON body (415/413/400, creates only) → handler.
+ */
 export function accountRouter(deps: AuthDeps): Router {
   const router = Router();
-  void deps;
+  const auth = requirePortalToken(deps);
+  const clients = clientsHandlers(deps);
+  const tokens = tokensHandlers(deps);
+
+  router.use('/account', noStore);
+
+  router.get('/account/me', auth, getMe);
+  router.all('/account/me', allowOnly('GET, HEAD'));
+
+  router.get('/account/clients', auth, clients.listClients);
+  router.post('/account/clients', auth, ...jsonBody, clients.createClient);
+  router.all('/account/clients', allowOnly('GET, HEAD, POST'));
+  router.post('/account/clients/:id/revoke', auth, clients.revokeClient);
+  router.all('/account/clients/:id/revoke', allowOnly('POST'));
+
+  router.get('/account/tokens', auth, tokens.listTokens);
+  router.post('/account/tokens', auth, ...jsonBody, tokens.createToken);
+  router.all('/account/tokens', allowOnly('GET, HEAD, POST'));
+  router.post('/account/tokens/:id/revoke', auth, tokens.revokeToken);
+  router.all('/account/tokens/:id/revoke', allowOnly('POST'));
+
+  router.use('/account', unknownAccountRoute);
+  router.use('/account', accountErrorHandler(deps.logger));
   return router;
 }

@@ -1,0 +1,313 @@
+// D8 and RFC 6750 §3 at the account endpoints: who may call them, and the shape of every
+// refusal. The endpoints themselves are covered in me/, clients/ and tokens/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAccessToken, createPersonalAccessToken, revokeAccessToken, type User } from '@latchkey/core';
+import { makeClient, makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { callAccount, issuePortalToken, issueThirdPartyTokens, type AccountCall } from './account.fixture.ts';
+
+let system: TestSystem;
+let user: User;
+let portalToken: string;
+let pat: string;
+let thirdPartyToken: string;
+let clientId: string;
+let patId: string;
+
+interface Endpoint {
+  method: string;
+  label: string;
+  path: () => string;
+  json?: unknown;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { method: 'GET', label: '/account/me', path: () => '/account/me' },
+  { method: 'GET', label: '/account/clients', path: () => '/account/clients' },
+  {
+    method: 'POST',
+    label: '/account/clients',
+    path: () => '/account/clients',
+    json: { name: 'Sneaky', redirect_uri: 'https://sneaky.example/cb' },
+  },
+  { method: 'POST', label: '/account/clients/:id/revoke', path: () => `/account/clients/${clientId}/revoke` },
+  { method: 'GET', label: '/account/tokens', path: () => '/account/tokens' },
+  { method: 'POST', label: '/account/tokens', path: () => '/account/tokens', json: { name: 'sneaky' } },
+  { method: 'POST', label: '/account/tokens/:id/revoke', path: () => `/account/tokens/${patId}/revoke` },
+];
+
+/** Everything an account call could change: clients, tokens and grants with their revocation times. */
+async function snapshot(): Promise<string> {
+  const clients = await system.db.selectFrom('clients').select(['id', 'revoked_at']).orderBy('id').execute();
+  const tokens = await system.db.selectFrom('access_tokens').select(['id', 'revoked_at']).orderBy('id').execute();
+  const grants = await system.db.selectFrom('grants').select(['id', 'revoked_at']).orderBy('id').execute();
+  return JSON.stringify({ clients, tokens, grants });
+}
+
+function call(endpoint: Endpoint, options: { token?: string; headers?: Record<string, string> }): Promise<AccountCall> {
+  return callAccount(system, endpoint.method, endpoint.path(), { ...options, json: endpoint.json });
+}
+
+function expectNoStore(res: AccountCall): void {
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+}
+
+beforeAll(async () => {
+  system = await startSystem();
+  user = await makeUser(system);
+  portalToken = await issuePortalToken(system, user);
+  pat = await makePat(system, user);
+  const { client } = await makeClient(system, user);
+  clientId = client.id;
+  thirdPartyToken = (await issueThirdPartyTokens(system, client, user)).accessToken;
+  const created = await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
+    userId: user.id,
+    name: 'target',
+  });
+  patId = created.summary.id;
+});
+
+afterAll(async () => {
+  await system?.close();
+});
+
+describe('DESIGN.md D8: only the portal’s first-party token is accepted', () => {
+  for (const endpoint of ENDPOINTS) {
+    const label = `${endpoint.method} ${endpoint.label}`;
+
+    it(`${label}: a personal access token gets 403 insufficient_scope and changes nothing`, async () => {
+      const before = await snapshot();
+      const res = await call(endpoint, { token: pat });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('insufficient_scope');
+      expect(typeof res.body.error_description).toBe('string');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="insufficient_scope"');
+      expectNoStore(res);
+      expect(await snapshot()).toBe(before);
+    });
+
+    it(`${label}: a third-party application's access token gets 403 insufficient_scope and changes nothing`, async () => {
+      const before = await snapshot();
+      const res = await call(endpoint, { token: thirdPartyToken });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('insufficient_scope');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="insufficient_scope"');
+      expectNoStore(res);
+      expect(await snapshot()).toBe(before);
+    });
+
+    it(`${label}: no Authorization header gets 401 with a bare Bearer challenge (RFC 6750 §3)`, async () => {
+      const before = await snapshot();
+      const res = await call(endpoint, {});
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('unauthorized');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account"');
+      expectNoStore(res);
+      expect(await snapshot()).toBe(before);
+    });
+
+    it(`${label}: an unknown token gets 401 invalid_token`, async () => {
+      const before = await snapshot();
+      const res = await call(endpoint, { token: `${portalToken.slice(0, -8)}AAAAAAAA` });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('invalid_token');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="invalid_token"');
+      expectNoStore(res);
+      expect(await snapshot()).toBe(before);
+    });
+  }
+
+  it('a portal token is accepted on every endpoint (P-05: the scheme is case-insensitive)', async () => {
+    const res = await callAccount(system, 'GET', '/account/me', {
+      headers: { authorization: `bEaReR ${portalToken}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(user.id);
+  });
+
+  it('RFC 6750 §3.1: "Bearer" with no token or with two values is 400 invalid_request', async () => {
+    for (const header of ['Bearer', 'Bearer ', `Bearer ${portalToken} extra`, `Bearer "${portalToken}"`]) {
+      const res = await callAccount(system, 'GET', '/account/me', { headers: { authorization: header } });
+      expect(res.status, header).toBe(400);
+      expect(res.body.error).toBe('invalid_request');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="invalid_request"');
+      expectNoStore(res);
+    }
+  });
+
+  it('RFC 6750 §3: another scheme (Basic) carries no bearer credentials: 401 with a bare challenge', async () => {
+    const res = await callAccount(system, 'GET', '/account/me', {
+      headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account"');
+    expectNoStore(res);
+  });
+
+  it('a revoked portal token gets 401 invalid_token on the next request (D5)', async () => {
+    const token = await issuePortalToken(system, user);
+    expect((await callAccount(system, 'GET', '/account/me', { token })).status).toBe(200);
+    const { tokenId } = await authenticateAccessToken(system.db, system.clock, token);
+    await revokeAccessToken(system.db, system.clock, tokenId);
+    const res = await callAccount(system, 'GET', '/account/me', { token });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('invalid_token');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="invalid_token"');
+  });
+
+  it('the token value never appears in the logs', () => {
+    const logs = system.logs.join('\n');
+    for (const secret of [portalToken, pat, thirdPartyToken]) expect(logs).not.toContain(secret);
+  });
+});
+
+describe('request bodies (SECURITY.md §4 Express facts)', () => {
+  async function clientCount(): Promise<number> {
+    return (await system.db.selectFrom('clients').select('id').execute()).length;
+  }
+
+  it('text/plain (fetch’s default for a string body) gets 415 and stores nothing', async () => {
+    const before = await clientCount();
+    const res = await callAccount(system, 'POST', '/account/clients', {
+      token: portalToken,
+      body: JSON.stringify({ name: 'Plain', redirect_uri: 'https://plain.example/cb' }),
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.error).toBe('unsupported_media_type');
+    expectNoStore(res);
+    expect(await clientCount()).toBe(before);
+  });
+
+  it('a form-encoded body gets 415 and stores nothing', async () => {
+    const before = await clientCount();
+    const res = await callAccount(system, 'POST', '/account/tokens', {
+      token: portalToken,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=form',
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.error).toBe('unsupported_media_type');
+    expect(await clientCount()).toBe(before);
+  });
+
+  it('a body over the limit gets 413 and stores nothing', async () => {
+    const before = await clientCount();
+    const res = await callAccount(system, 'POST', '/account/clients', {
+      token: portalToken,
+      json: { name: 'Big', redirect_uri: 'https://big.example/cb', padding: 'x'.repeat(20_000) },
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBe('payload_too_large');
+    expectNoStore(res);
+    expect(await clientCount()).toBe(before);
+  });
+
+  it('malformed JSON, an array, a string and an empty body get 400 invalid_request', async () => {
+    const before = await clientCount();
+    for (const body of ['{"name":', '[{"name":"a","redirect_uri":"https://a.example/cb"}]', '"text"', 'null']) {
+      const res = await callAccount(system, 'POST', '/account/clients', {
+        token: portalToken,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+      expect(res.body.error).toBe('invalid_request');
+      expectNoStore(res);
+    }
+    const empty = await callAccount(system, 'POST', '/account/clients', { token: portalToken });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toBe('invalid_request');
+    expect(await clientCount()).toBe(before);
+  });
+
+  it('a non-UTF-8 charset gets 415', async () => {
+    const res = await callAccount(system, 'POST', '/account/tokens', {
+      token: portalToken,
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      body: '{"name":"x"}',
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.error).toBe('unsupported_media_type');
+  });
+
+  it('a __proto__ key is ignored like any unknown field', async () => {
+    const res = await callAccount(system, 'POST', '/account/tokens', {
+      token: portalToken,
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"proto","__proto__":{"isAdmin":true},"expires_in_days":7}',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.token.name).toBe('proto');
+    expect(res.body.token).not.toHaveProperty('isAdmin');
+  });
+});
+
+describe('routing', () => {
+  it('an unknown account path is a JSON 404 with no-store', async () => {
+    const res = await callAccount(system, 'GET', '/account/nothing-here', { token: portalToken });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('not_found');
+    expectNoStore(res);
+  });
+
+  it('a wrong method is 405 with Allow', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['DELETE', '/account/me', 'GET, HEAD'],
+      ['PUT', '/account/clients', 'GET, HEAD, POST'],
+      ['GET', `/account/clients/${clientId}/revoke`, 'POST'],
+      ['DELETE', '/account/tokens', 'GET, HEAD, POST'],
+      ['GET', `/account/tokens/${patId}/revoke`, 'POST'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await callAccount(system, method, path, { token: portalToken });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body.error).toBe('method_not_allowed');
+      expectNoStore(res);
+    }
+  });
+
+  it('a malformed %-escape in an id is 400 invalid_request, never 500/503, and echoes nothing', async () => {
+    for (const path of ['/account/clients/%E0%A4%A/revoke', '/account/tokens/%ZZ<marker-xyz>/revoke']) {
+      const res = await callAccount(system, 'POST', path, { token: portalToken });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toBe('invalid_request');
+      expect(res.text).not.toContain('marker-xyz');
+      expectNoStore(res);
+    }
+  });
+
+  it('a cross-origin preflight gets no CORS grant', async () => {
+    const res = await callAccount(system, 'OPTIONS', '/account/tokens', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
+
+describe('D-10: a database failure', () => {
+  it('is 503 with Retry-After, never 500, never a stack trace', async () => {
+    const broken = await startSystem();
+    try {
+      const owner = await makeUser(broken);
+      const token = await issuePortalToken(broken, owner);
+      await broken.db.schema.alterTable('clients').renameTo('clients_unavailable').execute();
+      const res = await callAccount(broken, 'GET', '/account/clients', { token });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.body.error).toBe('temporarily_unavailable');
+      expect(res.text).not.toMatch(/sqlite|clients|at .*\.ts/i);
+      expectNoStore(res);
+      const create = await callAccount(broken, 'POST', '/account/clients', {
+        token,
+        json: { name: 'x', redirect_uri: 'https://x.example/cb' },
+      });
+      expect(create.status).toBe(503);
+      expect(broken.logs.join('\n')).not.toContain(token);
+    } finally {
+      await broken.close();
+    }
+  });
+});

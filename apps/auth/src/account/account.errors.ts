@@ -1,0 +1,53 @@
+/**
+ * Errors raised at the account endpoints' HTTP edge (not domain rules, which live in core).
+ * Each carries its status and the error code written once here; the account error handler
+ * turns them into JSON.
+ */
+export abstract class AccountHttpError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  readonly description: string;
+  constructor(description: string) {
+    super(description);
+    this.name = new.target.name;
+    this.description = description;
+  }
+}
+
+/** RFC 6750 §3: no credentials at all, so the challenge carries no error code. */
+export class MissingToken extends AccountHttpError {
+  readonly status = 401;
+  readonly code = 'unauthorized';
+}
+
+/** RFC 6750 §3.1 `invalid_request`: an Authorization header that is not a well-formed Bearer credential. */
+export class MalformedAuthorization extends AccountHttpError {
+  readonly status = 400;
+  readonly code = 'invalid_request';
+}
+
+/** RFC 6750 §3.1 `insufficient_scope`: a valid token that is not the portal's own (D8). */
+export class InsufficientScope extends AccountHttpError {
+  readonly status = 403;
+  readonly code = 'insufficient_scope';
+}
+
+export class UnsupportedMediaType extends AccountHttpError {
+  readonly status = 415;
+  readonly code = 'unsupported_media_type';
+}
+
+export class RouteNotFound extends AccountHttpError {
+  readonly status = 404;
+  readonly code = 'not_found';
+}
+
+export class MethodNotAllowed extends AccountHttpError {
+  readonly status = 405;
+  readonly code = 'method_not_allowed';
+  readonly allow: string;
+  constructor(allow: string) {
+    super(`Use ${allow} for this endpoint.`);
+    this.allow = allow;
+  }
+}

@@ -1,0 +1,21 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { InvalidRequest } from '@latchkey/core';
+import { UnsupportedMediaType } from './account.errors.ts';
+
+/** Account requests are a few short fields; anything bigger is refused with 413 unread. */
+const BODY_LIMIT = '8kb';
+
+const parseJson = express.json({ limit: BODY_LIMIT, type: 'application/json' });
+
+function requireJsonContentType(req: Request, _res: Response, next: NextFunction): void {
+  // No Content-Type at all is almost always a request with no body (fetch without `body`).
+  if (req.headers['content-type'] === undefined) throw new InvalidRequest('A JSON request body is required.');
+  if (!req.is('application/json')) throw new UnsupportedMediaType('Send the request body as application/json.');
+  next();
+}
+
+/**
+ * Content-type check, then a size-limited JSON parse. Without the check express.json would
+ * leave a text/plain or form body unparsed and the handler would see `undefined`.
+ */
+export const jsonBody: RequestHandler[] = [requireJsonContentType, parseJson];

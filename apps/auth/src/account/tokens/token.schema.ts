@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { MAX_EXPIRES_IN_DAYS, parseExpiresAt } from './token-expiry.ts';
+
+/**
+ * POST /account/tokens: a name and at most one of `expires_at` (absolute) or
+ * `expires_in_days`; with neither the token gets the configured lifetime (one year, D-3).
+ */
+export const createTokenBody = z
+  .object({
+    name: z.string({ error: 'Enter a token name.' }),
+    expires_at: z
+      .string({ error: 'expires_at must be an ISO 8601 date or date-time string.' })
+      .nullish()
+      .transform((value, ctx) => {
+        if (value === null || value === undefined) return undefined;
+        const ms = parseExpiresAt(value);
+        if (ms === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'expires_at must be an ISO 8601 date (2027-03-01) or date-time with a time zone (2027-03-01T12:00:00Z).',
+          });
+          return z.NEVER;
+        }
+        return ms;
+      }),
+    expires_in_days: z
+      .number({ error: 'expires_in_days must be a whole number of days.' })
+      .int({ error: 'expires_in_days must be a whole number of days.' })
+      .min(1, { error: 'expires_in_days must be at least 1.' })
+      .max(MAX_EXPIRES_IN_DAYS, { error: `expires_in_days must be at most ${MAX_EXPIRES_IN_DAYS}.` })
+      .nullish()
+      .transform((value) => value ?? undefined),
+  })
+  .superRefine((body, ctx) => {
+    if (body.expires_at !== undefined && body.expires_in_days !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expires_at'],
+        message: 'Send either expires_at or expires_in_days, not both.',
+      });
+    }
+  });

@@ -1,0 +1,44 @@
+import type { Request, Response } from 'express';
+import { createPersonalAccessToken, listTokensForUser, revokeAccessToken } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { principalOf } from '../require-portal-token.middleware.ts';
+import { validateBody } from '../validate-body.ts';
+import { daysFrom } from './token-expiry.ts';
+import { presentCreatedToken, presentToken } from './token.presenter.ts';
+import { createTokenBody } from './token.schema.ts';
+
+export function tokensHandlers(deps: AuthDeps) {
+  return {
+    /**
+     * GET /account/tokens: the user's PATs (active, expired and revoked) and the live access
+     * tokens of applications they authorized, with last-used times.
+     */
+    async listTokens(_req: Request, res: Response): Promise<void> {
+      const tokens = await listTokensForUser(deps.db, deps.clock, principalOf(res).userId);
+      res.json(tokens.map(presentToken));
+    },
+
+    /** POST /account/tokens: a new PAT; its value is in this response only (TS-04). */
+    async createToken(req: Request, res: Response): Promise<void> {
+      const body = validateBody(createTokenBody, req.body);
+      const expiresAt =
+        body.expires_in_days !== undefined ? daysFrom(deps.clock.now(), body.expires_in_days) : body.expires_at;
+      const created = await createPersonalAccessToken(deps.db, deps.clock, deps.config.tokenTtlSeconds, {
+        userId: principalOf(res).userId,
+        name: body.name,
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      });
+      res.status(201).json(presentCreatedToken(created));
+    },
+
+    /**
+     * POST /account/tokens/:id/revoke: the token is refused from the next request on (RV-01);
+     * an OAuth access token takes its grant, and so its refresh token, with it (RV-02).
+     * Revoking again is a no-op answered 200 (RV-07); another user's token is 404.
+     */
+    async revokeToken(req: Request, res: Response): Promise<void> {
+      const token = await revokeAccessToken(deps.db, deps.clock, String(req.params.id), principalOf(res).userId);
+      res.json(presentToken(token));
+    },
+  };
+}

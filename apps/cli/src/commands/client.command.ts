@@ -1,0 +1,96 @@
+import { createClient, listClients, listUsers, revokeClient, type Client } from '@latchkey/core';
+import type { CliContext, Command } from '../command.ts';
+import { optionalOption, parseOptions, requireOption } from '../parse-options.ts';
+import { UsageError } from '../usage-error.ts';
+import { requireOwner } from '../require-owner.ts';
+
+export const CLIENT_USAGE = {
+  create: 'client create --owner <email> --name <name> --redirect-uri <url> [--require-pkce]',
+  list: 'client list [--owner <email>]',
+  revoke: 'client revoke <client_id>',
+} as const;
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** A client as operators see it. Never the secret: only its last four characters. */
+function presentClient(client: Client, ownerEmail: string | null) {
+  return {
+    client_id: client.id,
+    name: client.name,
+    owner_id: client.ownerId,
+    owner_email: ownerEmail,
+    redirect_uri: client.redirectUri,
+    secret_last4: client.secretLast4,
+    first_party: client.firstParty,
+    require_pkce: client.requirePkce,
+    created_at: iso(client.createdAt),
+    status: client.revokedAt === null ? 'active' : 'revoked',
+    revoked_at: iso(client.revokedAt),
+  };
+}
+
+async function ownerEmails(context: CliContext): Promise<Map<string, string>> {
+  return new Map((await listUsers(context.db)).map((user) => [user.id, user.email]));
+}
+
+export function parseClientCommand(action: string | undefined, args: string[]): Command {
+  switch (action) {
+    case 'create': {
+      const parsed = parseOptions(
+        args,
+        {
+          owner: { type: 'string' },
+          name: { type: 'string' },
+          'redirect-uri': { type: 'string' },
+          'require-pkce': { type: 'boolean' },
+        },
+        CLIENT_USAGE.create,
+      );
+      const ownerEmail = requireOption(parsed, 'owner', CLIENT_USAGE.create);
+      const name = requireOption(parsed, 'name', CLIENT_USAGE.create);
+      const redirectUri = requireOption(parsed, 'redirect-uri', CLIENT_USAGE.create);
+      const requirePkce = parsed.values['require-pkce'] === true;
+      return {
+        // The secret is printed once here; only its SHA-256 digest is stored (CA-08, TS-01).
+        run: async (context) => {
+          const owner = await requireOwner(context, ownerEmail);
+          const created = await createClient(context.db, context.clock, {
+            ownerId: owner.id,
+            name,
+            redirectUri,
+            requirePkce,
+          });
+          const { client_id: clientId, ...rest } = presentClient(created.client, owner.email);
+          return { client_id: clientId, client_secret: created.clientSecret, ...rest };
+        },
+      };
+    }
+    case 'list': {
+      const parsed = parseOptions(args, { owner: { type: 'string' } }, CLIENT_USAGE.list);
+      const ownerEmail = optionalOption(parsed, 'owner');
+      return {
+        run: async (context) => {
+          const owner = ownerEmail === undefined ? undefined : await requireOwner(context, ownerEmail);
+          const emails = await ownerEmails(context);
+          const clients = await listClients(context.db, owner?.id);
+          return clients.map((client) =>
+            presentClient(client, client.ownerId === null ? null : (emails.get(client.ownerId) ?? null)),
+          );
+        },
+      };
+    }
+    case 'revoke': {
+      const [clientId] = parseOptions(args, {}, CLIENT_USAGE.revoke, 1).positionals as [string];
+      return {
+        // Every token the client issued stops working at once, for every user (RV-03).
+        run: async (context) => {
+          const client = await revokeClient(context.db, context.clock, clientId);
+          const emails = await ownerEmails(context);
+          return presentClient(client, client.ownerId === null ? null : (emails.get(client.ownerId) ?? null));
+        },
+      };
+    }
+    default:
+      throw new UsageError(`unknown client command ${JSON.stringify(action ?? '')} (expected create, list or revoke)`);
+  }
+}

@@ -1,0 +1,27 @@
+import { CLIENT_USAGE } from './client.command.ts';
+import { TOKEN_USAGE } from './token.command.ts';
+import { USER_USAGE } from './user.command.ts';
+
+/** Plain text for people; every other command prints one JSON document. */
+export function helpText(): string {
+  const lines = [
+    'Latchkey admin CLI: manages users, OAuth clients and personal access tokens in the configured',
+    'database (DATA_DIR, default ./data). Prints JSON on stdout; exits 2 on a usage error and 1 when',
+    'the operation fails (not found, conflict, invalid value), with a one-line message on stderr.',
+    '',
+    'Usage: npm run --silent cli -- <command>',
+    '',
+    'Commands:',
+    `  ${USER_USAGE.create}`,
+    `  ${USER_USAGE.list}`,
+    `  ${USER_USAGE.delete}`,
+    `  ${CLIENT_USAGE.create}    prints client_id and client_secret (shown once)`,
+    `  ${CLIENT_USAGE.list}`,
+    `  ${CLIENT_USAGE.revoke}`,
+    `  ${TOKEN_USAGE.create}    prints token (shown once); default lifetime one year`,
+    `  ${TOKEN_USAGE.list}`,
+    `  ${TOKEN_USAGE.revoke}`,
+    '  help',
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,89 @@
+import { createPersonalAccessToken, listAllTokens, revokeAccessToken, type TokenSummary } from '@latchkey/core';
+import type { Command } from '../command.ts';
+import { optionalOption, parseOptions, requireOption } from '../parse-options.ts';
+import { UsageError } from '../usage-error.ts';
+import { requireOwner } from '../require-owner.ts';
+
+export const TOKEN_USAGE = {
+  create: 'token create --owner <email> --name <name> [--expires-in-days <N>]',
+  list: 'token list --owner <email>',
+  revoke: 'token revoke <id>',
+} as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Core refuses lifetimes past five years. */
+const MAX_DAYS = 5 * 365;
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** A token as operators see it: never the value, only its last four characters. */
+function presentToken(token: TokenSummary) {
+  return {
+    id: token.id,
+    name: token.name,
+    kind: token.kind,
+    last4: token.last4,
+    client_id: token.clientId,
+    created_at: iso(token.createdAt),
+    expires_at: iso(token.expiresAt),
+    last_used_at: iso(token.lastUsedAt),
+    revoked_at: iso(token.revokedAt),
+    status: token.status,
+  };
+}
+
+function parseDays(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const days = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(days >= 1 && days <= MAX_DAYS)) {
+    throw new UsageError(
+      `--expires-in-days must be a whole number from 1 to ${MAX_DAYS} (usage: ${TOKEN_USAGE.create})`,
+    );
+  }
+  return days;
+}
+
+export function parseTokenCommand(action: string | undefined, args: string[]): Command {
+  switch (action) {
+    case 'create': {
+      const parsed = parseOptions(
+        args,
+        { owner: { type: 'string' }, name: { type: 'string' }, 'expires-in-days': { type: 'string' } },
+        TOKEN_USAGE.create,
+      );
+      const ownerEmail = requireOption(parsed, 'owner', TOKEN_USAGE.create);
+      const name = requireOption(parsed, 'name', TOKEN_USAGE.create);
+      const days = parseDays(optionalOption(parsed, 'expires-in-days'));
+      return {
+        // The value is printed once here; only its SHA-256 digest and last four characters are stored (D3).
+        run: async (context) => {
+          const owner = await requireOwner(context, ownerEmail);
+          const created = await createPersonalAccessToken(context.db, context.clock, context.config.tokenTtlSeconds, {
+            userId: owner.id,
+            name,
+            ...(days === undefined ? {} : { expiresAt: context.clock.now() + days * DAY_MS }),
+          });
+          return { token: created.token, ...presentToken(created.summary), owner_email: owner.email };
+        },
+      };
+    }
+    case 'list': {
+      const parsed = parseOptions(args, { owner: { type: 'string' } }, TOKEN_USAGE.list);
+      const ownerEmail = requireOption(parsed, 'owner', TOKEN_USAGE.list);
+      return {
+        run: async (context) => {
+          const owner = await requireOwner(context, ownerEmail);
+          return (await listAllTokens(context.db, context.clock, owner.id)).map(presentToken);
+        },
+      };
+    }
+    case 'revoke': {
+      const [id] = parseOptions(args, {}, TOKEN_USAGE.revoke, 1).positionals as [string];
+      return {
+        // Revoking an OAuth access token revokes its grant, refresh token included (RV-02). Idempotent (RV-07).
+        run: async (context) => presentToken(await revokeAccessToken(context.db, context.clock, id)),
+      };
+    }
+    default:
+      throw new UsageError(`unknown token command ${JSON.stringify(action ?? '')} (expected create, list or revoke)`);
+  }
+}

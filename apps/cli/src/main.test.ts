@@ -1,0 +1,69 @@
+// The admin CLI as operators run it: dispatch, usage errors and configuration errors.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { sqlitePathFor } from '@latchkey/db';
+import { createSandbox, expectFailure, OWNER, type CliSandbox } from './cli.fixture.ts';
+
+let sandbox: CliSandbox;
+const cli = (args: string[], env?: Record<string, string>) => sandbox.run(args, env);
+
+beforeAll(() => {
+  sandbox = createSandbox();
+});
+
+afterAll(() => {
+  sandbox?.remove();
+});
+
+describe('admin CLI: dispatch and usage', () => {
+  it('help prints the command list on stdout and exits 0', async () => {
+    const run = await cli(['help']);
+    expect(run.code).toBe(0);
+    for (const command of [
+      'user create',
+      'user list',
+      'client create',
+      'client list',
+      'client revoke',
+      'token create',
+      'token list',
+      'token revoke',
+    ]) {
+      expect(run.stdout).toContain(command);
+    }
+  });
+
+  it('bad input exits 2 with one line on stderr and creates no database', async () => {
+    const fresh = createSandbox();
+    try {
+      const runs = await Promise.all([
+        fresh.run([]),
+        fresh.run(['frobnicate']),
+        fresh.run(['user', 'promote']),
+        fresh.run(['user', 'create', '--email', 'a@b.example', '--name', 'No Password']),
+        fresh.run(['user', 'create', '--email', 'a@b.example', '--password', 'long enough', '--name']),
+        fresh.run(['user', 'list', '--verbose']),
+        fresh.run(['client', 'create', '--owner', OWNER, '--name', 'No URL']),
+        fresh.run(['token', 'list']),
+        fresh.run(['token', 'revoke', 'a', 'b']),
+      ]);
+      for (const run of runs) expectFailure(run, 2);
+      expect(runs[0]!.stderr).toMatch(/no command/);
+      expect(runs[1]!.stderr).toMatch(/unknown command "frobnicate"/);
+      expect(runs[2]!.stderr).toMatch(/unknown user command "promote"/);
+      expect(runs[3]!.stderr).toMatch(/missing --password/);
+      expect(runs[4]!.stderr).toMatch(/--name <value>' argument missing/);
+      expect(runs[5]!.stderr).toMatch(/--verbose/);
+      expect(runs[6]!.stderr).toMatch(/missing --redirect-uri/);
+      expect(runs[7]!.stderr).toMatch(/missing --owner/);
+      expect(runs[8]!.stderr).toMatch(/expected 1 argument/);
+      expect(existsSync(sqlitePathFor(fresh.dataDir))).toBe(false);
+    } finally {
+      fresh.remove();
+    }
+  });
+
+  it('an invalid configuration exits 1 with one line naming the setting', async () => {
+    expectFailure(await cli(['user', 'list'], { LOG_LEVEL: 'chatty' }), 1, /invalid configuration: LOG_LEVEL/);
+  });
+});
