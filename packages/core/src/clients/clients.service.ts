@@ -1,4 +1,4 @@
-import { constantTimeEqual, digest, generateToken, hasTokenShape, lastFour, TokenPrefix } from '@latchkey/credentials';
+import { constantTimeEqual, digest, generateToken, lastFour, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
 import { InvalidClient, NotFound, ValidationFailed } from '../errors.ts';
@@ -55,8 +55,9 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
  */
 export async function authenticateClient(db: Executor, clientId: string, clientSecret: string): Promise<Client> {
   const row = await findClientRowById(db, clientId);
-  const presented = hasTokenShape(clientSecret, TokenPrefix.clientSecret) ? digest(clientSecret) : '';
-  const matches = constantTimeEqual(presented, row?.secret_hash ?? 'x'.repeat(64));
+  // Every presented secret is hashed, whatever its shape: operators may configure the portal's
+  // secret themselves (PORTAL_CLIENT_SECRET), and the work done must not depend on the input.
+  const matches = constantTimeEqual(digest(clientSecret), row?.secret_hash ?? 'x'.repeat(64));
   if (!row || !matches || row.revoked_at !== null) {
     throw new InvalidClient('Client authentication failed.');
   }

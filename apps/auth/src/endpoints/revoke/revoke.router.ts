@@ -1,9 +1,39 @@
 import { Router } from 'express';
 import type { AuthDeps } from '../../deps.ts';
+import { authenticateClient } from '../client-auth/client-auth.middleware.ts';
+import { clientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
+import { readClientCredentials } from '../client-auth/client-credentials.ts';
+import { parseFormBody, requireFormBody } from '../client-auth/form-body.parser.ts';
+import { methodNotAllowed } from '../client-auth/method-not-allowed.ts';
+import { noStore } from '../client-auth/no-store.middleware.ts';
+import { oauthErrorHandler } from '../client-auth/oauth-error.handler.ts';
+import { assembleParams } from '../client-auth/oauth-params.ts';
+import { revokeToken } from './revoke.handler.ts';
+import { REVOKE_PARAMS } from './revoke.schema.ts';
 
-/** POST /oauth/revoke (RFC 7009). */
+export const REVOKE_PATH = '/oauth/revoke';
+
+/**
+ * POST /oauth/revoke (RFC 7009, D-5), checks in the order they run. Client authentication is
+ * the token endpoint's, with the same brute-force allowance (RFC 7009 §2.1, §5).
+ */
 export function revokeRouter(deps: AuthDeps): Router {
   const router = Router();
-  void deps;
+  const limits = clientAuthRateLimits(deps);
+  router
+    .route(REVOKE_PATH)
+    .post(
+      noStore,
+      limits.byAddress,
+      requireFormBody,
+      parseFormBody,
+      assembleParams(REVOKE_PARAMS),
+      readClientCredentials,
+      limits.byClient,
+      authenticateClient(deps),
+      revokeToken(deps),
+    )
+    .all(noStore, methodNotAllowed);
+  router.use(REVOKE_PATH, oauthErrorHandler(deps));
   return router;
 }

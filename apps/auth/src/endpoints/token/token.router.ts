@@ -1,9 +1,36 @@
 import { Router } from 'express';
 import type { AuthDeps } from '../../deps.ts';
+import { authenticateClient } from '../client-auth/client-auth.middleware.ts';
+import { clientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
+import { readClientCredentials } from '../client-auth/client-credentials.ts';
+import { parseFormBody, requireFormBody } from '../client-auth/form-body.parser.ts';
+import { methodNotAllowed } from '../client-auth/method-not-allowed.ts';
+import { noStore } from '../client-auth/no-store.middleware.ts';
+import { oauthErrorHandler } from '../client-auth/oauth-error.handler.ts';
+import { assembleParams } from '../client-auth/oauth-params.ts';
+import { issueTokens } from './token.handler.ts';
+import { TOKEN_PARAMS } from './token.schema.ts';
 
-/** POST /oauth/token (RFC 6749 §3.2). */
+export const TOKEN_PATH = '/oauth/token';
+
+/** POST /oauth/token (RFC 6749 §3.2), checks in the order they run. */
 export function tokenRouter(deps: AuthDeps): Router {
   const router = Router();
-  void deps;
+  const limits = clientAuthRateLimits(deps);
+  router
+    .route(TOKEN_PATH)
+    .post(
+      noStore, // P-04: success and error alike
+      limits.byAddress, // CA-07: failed client authentications per address
+      requireFormBody, // TK-01, TK-02
+      parseFormBody, // TK-03, TK-05
+      assembleParams(TOKEN_PARAMS), // P-01, P-02, TK-06; never the query string (CA-05)
+      readClientCredentials, // Basic or body, not both (CA-04, CA-06); Bearer ignored (D-2)
+      limits.byClient, // CA-07: failed client authentications per client_id
+      authenticateClient(deps), // CA-01, CA-02, CA-03, TK-09..TK-11
+      issueTokens(deps), // grant_type dispatch to core (TK-07, TK-08, AC-*, PK-*, RT-*)
+    )
+    .all(noStore, methodNotAllowed); // P-03, TK-04
+  router.use(TOKEN_PATH, oauthErrorHandler(deps));
   return router;
 }

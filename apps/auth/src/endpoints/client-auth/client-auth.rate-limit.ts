@@ -1,0 +1,64 @@
+import type { RequestHandler } from 'express';
+import { rateLimit, type Options } from 'express-rate-limit';
+import type { AuthDeps } from '../../deps.ts';
+import { credentialsOf } from './client-credentials.ts';
+
+export interface ClientAuthRateLimits {
+  /** Failed client authentications per source address. */
+  byAddress: RequestHandler;
+  /** Failed client authentications per claimed client_id, whatever the address (CA-07). */
+  byClient: RequestHandler;
+}
+
+const WINDOW_MS = 60_000;
+
+/** 429 with a JSON body; express-rate-limit has already set Retry-After and the draft-8 RateLimit headers. */
+const tooManyFailures: Options['handler'] = (_req, res) => {
+  res.status(429).json({
+    error: 'slow_down',
+    error_description: 'Too many failed client authentications. Wait before trying again.',
+  });
+};
+
+function failedClientAuthLimiter(identifier: string, limit: number, options: Partial<Options>): RequestHandler {
+  return rateLimit({
+    windowMs: WINDOW_MS,
+    limit,
+    identifier,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    // Only failed client authentications count, so a client's own traffic, its invalid_grant
+    // answers and 503s never use up its allowance; a request that is still running counts
+    // until it answers, which caps how many guesses a concurrent burst can make.
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
+    handler: tooManyFailures,
+    ...options,
+  });
+}
+
+/** One pair per app, so the token and revocation endpoints draw on the same allowance. */
+const limitsByApp = new WeakMap<AuthDeps, ClientAuthRateLimits>();
+
+/**
+ * OAuth 2.1 §2.4.1: an endpoint that checks client secrets MUST be protected against brute
+ * force. Failures are counted per address and, separately, per client_id, so neither rotating
+ * addresses (CA-07) nor spraying many client ids from one address escapes; one client's
+ * failures never touch another client's allowance. In-process store: D-8 keeps an in-process
+ * limiter on /oauth/token even when Redis arrives.
+ */
+export function clientAuthRateLimits(deps: AuthDeps): ClientAuthRateLimits {
+  let limits = limitsByApp.get(deps);
+  if (!limits) {
+    const perMinute = deps.config.rateLimit.tokenPerMinute;
+    limits = {
+      byAddress: failedClientAuthLimiter('client-auth-address', perMinute, {}),
+      byClient: failedClientAuthLimiter('client-auth-client', perMinute, {
+        skip: (_req, res) => credentialsOf(res)?.clientId === undefined,
+        keyGenerator: (_req, res) => `client:${credentialsOf(res)?.clientId ?? ''}`,
+      }),
+    };
+    limitsByApp.set(deps, limits);
+  }
+  return limits;
+}

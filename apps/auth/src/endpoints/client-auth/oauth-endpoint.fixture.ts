@@ -1,0 +1,182 @@
+// Test fixtures for the token and revocation endpoints: form posts over real HTTP and the
+// assertions every OAuth answer shares (status, code, no-store, safe description).
+import { authenticateAccessToken, type Client } from '@latchkey/core';
+import { digest } from '@latchkey/credentials';
+import { expect } from 'vitest';
+import type { TestSystem } from '../../../../../test/support/system.ts';
+
+/** RFC 6749 §5.2 / AC-10: the charset of error_description. */
+export const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
+
+export interface ClientCredentialsFixture {
+  client: Client;
+  clientSecret: string;
+}
+
+export type FormInput = Record<string, string> | URLSearchParams | string;
+
+/** POSTs a form (a string body is sent as is, with the Content-Type given or the form type). */
+export async function postForm(url: string, form: FormInput, headers: Record<string, string> = {}): Promise<Response> {
+  const body = typeof form === 'string' ? form : form instanceof URLSearchParams ? form : new URLSearchParams(form);
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: typeof body === 'string' ? body : body.toString(),
+    redirect: 'manual',
+  });
+}
+
+/** RFC 6749 §2.3.1: each part form-encoded, joined with a colon, base64. */
+export function basicAuth(clientId: string, clientSecret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replaceAll('%20', '+');
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64')}`;
+}
+
+export function tokenUrl(system: TestSystem): string {
+  return `${system.authUrl}/oauth/token`;
+}
+
+export function revokeUrl(system: TestSystem): string {
+  return `${system.authUrl}/oauth/revoke`;
+}
+
+/** The documented code exchange: client_secret_post in the form body. */
+export async function exchangeCode(
+  system: TestSystem,
+  creds: ClientCredentialsFixture,
+  code: string,
+  extra: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return postForm(
+    tokenUrl(system),
+    {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: creds.client.redirectUri,
+      client_id: creds.client.id,
+      client_secret: creds.clientSecret,
+      ...extra,
+    },
+    headers,
+  );
+}
+
+/** The documented refresh request; `bearer` adds its `Authorization: Bearer` header. */
+export async function refreshWith(
+  system: TestSystem,
+  creds: ClientCredentialsFixture,
+  refreshToken: string,
+  options: { bearer?: string; extra?: Record<string, string> } = {},
+): Promise<Response> {
+  return postForm(
+    tokenUrl(system),
+    {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: creds.client.id,
+      client_secret: creds.clientSecret,
+      ...options.extra,
+    },
+    options.bearer === undefined ? {} : { authorization: `Bearer ${options.bearer}` },
+  );
+}
+
+export interface TokenResponse {
+  token_type: string;
+  expires_in: string | number;
+  access_token: string;
+  refresh_token: string;
+}
+
+/** TK-OK-01, TK-OK-02: a successful token response in the documented shape. */
+export async function expectTokenResponse(res: Response): Promise<TokenResponse> {
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  expect(res.headers.get('pragma')).toBe('no-cache');
+  const body = JSON.parse(text) as TokenResponse;
+  expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type']);
+  expect(body.token_type.toLowerCase()).toBe('bearer');
+  expect(body.access_token).toMatch(/^lko_[0-9A-Za-z]{36}$/);
+  expect(body.refresh_token).toMatch(/^lkr_[0-9A-Za-z]{36}$/);
+  return body;
+}
+
+/**
+ * TokenErr(status, error) of SECURITY.md §4: JSON, no-store + Pragma, `{error}` with an
+ * optional ASCII-safe description, and WWW-Authenticate only where asked for.
+ */
+export async function expectOAuthError(
+  res: Response,
+  status: number,
+  error: string,
+  options: { wwwAuthenticate?: string | null } = {},
+): Promise<{ error: string; error_description?: string }> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  expect(res.headers.get('pragma')).toBe('no-cache');
+  expect(res.headers.get('www-authenticate')).toBe(options.wwwAuthenticate ?? null);
+  expect(res.headers.get('location')).toBeNull();
+  const body = JSON.parse(text) as { error: string; error_description?: string };
+  expect(body.error).toBe(error);
+  expect(Object.keys(body).every((key) => key === 'error' || key === 'error_description')).toBe(true);
+  if (body.error_description !== undefined) expect(body.error_description).toMatch(SAFE_DESCRIPTION);
+  expect(text).not.toMatch(/at .*\.ts:\d+/);
+  return body;
+}
+
+/** The check the API runs on every call (D5: no cache), used to see whether a token still works. */
+export async function accessTokenWorks(system: TestSystem, token: string): Promise<boolean> {
+  try {
+    await authenticateAccessToken(system.db, system.clock, token);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function countRows(
+  system: TestSystem,
+  table: 'access_tokens' | 'refresh_tokens',
+  where: { userId: string },
+): Promise<number> {
+  const row = await system.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', where.userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface GrantState {
+  grantRevoked: boolean;
+  accessTokens: number;
+  refreshTokens: number;
+}
+
+/** What the database holds for the grant a code was issued under: side effects of an exchange. */
+export async function grantOfCode(system: TestSystem, code: string): Promise<GrantState> {
+  const grant = await system.db
+    .selectFrom('authorization_codes as c')
+    .innerJoin('grants as g', 'g.id', 'c.grant_id')
+    .select(['g.id', 'g.revoked_at'])
+    .where('c.code_hash', '=', digest(code))
+    .executeTakeFirstOrThrow();
+  const count = async (table: 'access_tokens' | 'refresh_tokens') => {
+    const row = await system.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('grant_id', '=', grant.id)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  return {
+    grantRevoked: grant.revoked_at !== null,
+    accessTokens: await count('access_tokens'),
+    refreshTokens: await count('refresh_tokens'),
+  };
+}

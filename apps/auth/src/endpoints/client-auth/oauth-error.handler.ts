@@ -1,0 +1,95 @@
+import type { ErrorRequestHandler } from 'express';
+import { DomainError, ErrorCode } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { DependencyUnavailable } from './call-core.ts';
+import { credentialsOf } from './client-credentials.ts';
+import { setNoStore } from './no-store.middleware.ts';
+
+/** Seconds a client should wait after a 503 (D-10). */
+const RETRY_AFTER_SECONDS = 5;
+
+/** RFC 6749 §5.2: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (AC-10). */
+const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
+
+/** RFC 6749 §5.2 and RFC 7009 §2.2.1 statuses of the codes these endpoints answer with. */
+const STATUS_BY_CODE: ReadonlyMap<string, number> = new Map([
+  [ErrorCode.invalidRequest, 400],
+  [ErrorCode.invalidClient, 401],
+  [ErrorCode.invalidGrant, 400],
+  [ErrorCode.unauthorizedClient, 400],
+  [ErrorCode.unsupportedGrantType, 400],
+]);
+
+interface OAuthFailure {
+  status: number;
+  error: string;
+  description: string;
+}
+
+/** body-parser marks its errors with a string `type` and a numeric `status` (TK-03, TK-05). */
+function bodyParserFailure(err: unknown): OAuthFailure | undefined {
+  const { status, type } = (err ?? {}) as { status?: unknown; type?: unknown };
+  if (typeof type !== 'string' || typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  return status === 413
+    ? { status: 413, error: ErrorCode.invalidRequest, description: 'The request body is too large.' }
+    : { status: 400, error: ErrorCode.invalidRequest, description: 'The request body could not be read.' };
+}
+
+function classify(err: unknown): OAuthFailure {
+  if (err instanceof DomainError) {
+    const status = STATUS_BY_CODE.get(err.code);
+    if (status !== undefined) return { status, error: err.code, description: err.description };
+  }
+  if (err instanceof DependencyUnavailable) {
+    return {
+      status: 503,
+      error: 'temporarily_unavailable',
+      description: 'The authorization server cannot reach its database. Try again shortly.',
+    };
+  }
+  return (
+    bodyParserFailure(err) ?? {
+      status: 500,
+      error: 'server_error',
+      description: 'The authorization server encountered an unexpected error.',
+    }
+  );
+}
+
+/**
+ * The JSON error answer of the token and revocation endpoints (RFC 6749 §5.2, RFC 7009 §2.2.1),
+ * mounted on their own routers so they never fall through to an HTML page.
+ * - `no-store` on errors too (P-04).
+ * - `WWW-Authenticate: Basic` on `invalid_client` only when the client used the Basic header
+ *   (RFC 6749 §5.2, CA-03); body credentials get a bare 401 like node-oidc-provider's.
+ * - Descriptions are fixed strings from the code, never the input (AC-10); one that is not
+ *   in the RFC charset is dropped rather than sent.
+ * - Expected 4xx are logged at info with the code only; anything else at error with the stack.
+ *   Neither includes the body, the query or the Authorization header (D-2, RF-04).
+ */
+export function oauthErrorHandler(deps: AuthDeps): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const failure = classify(err);
+    const path = req.path;
+    if (failure.status >= 500) {
+      deps.logger.error({ err, method: req.method, path, status: failure.status }, 'oauth request failed');
+    } else {
+      deps.logger.info(
+        { method: req.method, path, status: failure.status, error: failure.error },
+        'oauth request rejected',
+      );
+    }
+    setNoStore(res);
+    if (failure.status === 401 && credentialsOf(res)?.method === 'client_secret_basic') {
+      res.setHeader('WWW-Authenticate', 'Basic realm="latchkey"');
+    }
+    if (failure.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    const body: Record<string, string> = { error: failure.error };
+    if (SAFE_DESCRIPTION.test(failure.description)) body.error_description = failure.description;
+    res.status(failure.status).json(body);
+  };
+}

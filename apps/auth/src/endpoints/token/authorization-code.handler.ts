@@ -1,0 +1,26 @@
+import { redeemAuthorizationCode, type Client, type TokenPair } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { callCore } from '../client-auth/call-core.ts';
+import { parseParams, type OAuthParams } from '../client-auth/oauth-params.ts';
+import { authorizationCodeParams } from './token.schema.ts';
+
+/**
+ * `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6). Core owns every rule:
+ * binding to client and redirect URI, expiry, single use with family revocation on replay,
+ * PKCE and its downgrade check.
+ */
+export async function exchangeAuthorizationCode(
+  deps: AuthDeps,
+  client: Client,
+  params: OAuthParams,
+): Promise<TokenPair> {
+  const input = parseParams(authorizationCodeParams, params);
+  return callCore(() =>
+    redeemAuthorizationCode(deps.db, deps.clock, deps.config, {
+      client,
+      code: input.code,
+      redirectUri: input.redirect_uri,
+      codeVerifier: input.code_verifier,
+    }),
+  );
+}

@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAllTokens, revokeAccessToken, revokeClient, type User } from '@latchkey/core';
+import { digest } from '@latchkey/credentials';
+import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import {
+  accessTokenWorks,
+  exchangeCode,
+  expectOAuthError,
+  expectTokenResponse,
+  postForm,
+  refreshWith,
+  tokenUrl,
+  type ClientCredentialsFixture,
+  type TokenResponse,
+} from '../client-auth/oauth-endpoint.fixture.ts';
+
+// RFC 6749 §6 refresh with rotation and strict reuse detection (D4, D-4: no grace window),
+// and the documented refresh request that carries `Authorization: Bearer` (D-2).
+// SECURITY.md §2.4 RT-01..RT-12, §4.2 TK-RF-*.
+let system: TestSystem;
+let owner: User;
+let user: User;
+let app: ClientCredentialsFixture;
+let other: ClientCredentialsFixture;
+/** Every credential handed out in this file, for the log check at the end (RF-04). */
+const issued: string[] = [];
+
+beforeAll(async () => {
+  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
+  owner = await makeUser(system, 'Client Owner');
+  user = await makeUser(system);
+  app = await makeClient(system, owner);
+  other = await makeClient(system, owner, { name: 'Other App', redirectUri: 'https://other.example/cb' });
+  issued.push(app.clientSecret, other.clientSecret);
+});
+afterAll(async () => {
+  await system.close();
+});
+
+async function freshPair(sys: TestSystem = system, creds: ClientCredentialsFixture = app): Promise<TokenResponse> {
+  const code = await makeCode(sys, creds.client, user);
+  const pair = await expectTokenResponse(await exchangeCode(sys, creds, code));
+  issued.push(code, pair.access_token, pair.refresh_token);
+  return pair;
+}
+
+async function refreshOk(
+  rt: string,
+  options: Parameters<typeof refreshWith>[3] = {},
+  creds = app,
+  sys = system,
+): Promise<TokenResponse> {
+  const pair = await expectTokenResponse(await refreshWith(sys, creds, rt, options));
+  issued.push(pair.access_token, pair.refresh_token);
+  return pair;
+}
+
+async function familyIsDead(pair: TokenResponse, creds = app, sys = system): Promise<void> {
+  expect(await accessTokenWorks(sys, pair.access_token)).toBe(false);
+  await expectOAuthError(await refreshWith(sys, creds, pair.refresh_token), 400, 'invalid_grant');
+}
+
+describe('RFC 6749 §6 refresh token rotation', () => {
+  it('RT-01 refreshing gives a new access token and a new refresh token, Bearer, digit-string expires_in, no-store', async () => {
+    const first = await freshPair();
+    const second = await refreshOk(first.refresh_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.token_type).toBe('Bearer');
+    expect(second.expires_in).toBe(String(system.config.tokenTtlSeconds));
+    expect(await accessTokenWorks(system, second.access_token)).toBe(true);
+    // One live pair per grant: rotation retires the previous access token.
+    expect(await accessTokenWorks(system, first.access_token)).toBe(false);
+  });
+
+  it('RT-02 RT1 again after RT2 was issued: invalid_grant, and RT2 and AT2 are revoked with the family', async () => {
+    const first = await freshPair();
+    const second = await refreshOk(first.refresh_token);
+    system.clock.advance(10_000);
+    await expectOAuthError(await refreshWith(system, app, first.refresh_token), 400, 'invalid_grant');
+    await familyIsDead(second);
+  });
+
+  it('RT-03 two concurrent refreshes with RT1: exactly one 200, and the family is then revoked', async () => {
+    const first = await freshPair();
+    const grantOf = async (rt: string) =>
+      (
+        await system.db
+          .selectFrom('refresh_tokens')
+          .select('grant_id')
+          .where('token_hash', '=', digest(rt))
+          .executeTakeFirstOrThrow()
+      ).grant_id;
+    const grantId = await grantOf(first.refresh_token);
+    const responses = await Promise.all([
+      refreshWith(system, app, first.refresh_token),
+      refreshWith(system, app, first.refresh_token),
+    ]);
+    const ok = responses.filter((res) => res.status === 200);
+    expect(ok).toHaveLength(1);
+    const winner = await expectTokenResponse(ok[0]!);
+    await expectOAuthError(
+      responses.find((res) => res.status !== 200)!,
+      400,
+      'invalid_grant',
+    );
+    // Exactly one new pair was written, and the reuse revoked the grant it belongs to (D-4).
+    const refreshRows = await system.db
+      .selectFrom('refresh_tokens')
+      .select('id')
+      .where('grant_id', '=', grantId)
+      .execute();
+    const accessRows = await system.db
+      .selectFrom('access_tokens')
+      .select('id')
+      .where('grant_id', '=', grantId)
+      .execute();
+    expect(refreshRows).toHaveLength(2);
+    expect(accessRows).toHaveLength(2);
+    const grant = await system.db
+      .selectFrom('grants')
+      .select('revoked_at')
+      .where('id', '=', grantId)
+      .executeTakeFirstOrThrow();
+    expect(grant.revoked_at).not.toBeNull();
+    await familyIsDead(winner);
+  });
+
+  it('RT-04 (no grace window, D-4) RT1 again at once, AT2 never used: reuse, the family is revoked', async () => {
+    const first = await freshPair();
+    const second = await refreshOk(first.refresh_token);
+    await expectOAuthError(await refreshWith(system, app, first.refresh_token), 400, 'invalid_grant');
+    await familyIsDead(second);
+  });
+
+  it('RT-05 RT1 again after AT2 was used: reuse, like RT-02', async () => {
+    const first = await freshPair();
+    const second = await refreshOk(first.refresh_token);
+    expect(await accessTokenWorks(system, second.access_token)).toBe(true);
+    await expectOAuthError(await refreshWith(system, app, first.refresh_token), 400, 'invalid_grant');
+    await familyIsDead(second);
+  });
+
+  it('RT-06 RT1 after RT2 → RT3 (two generations old): reuse, the whole family including RT3 is revoked', async () => {
+    const first = await freshPair();
+    const second = await refreshOk(first.refresh_token);
+    const third = await refreshOk(second.refresh_token);
+    await expectOAuthError(await refreshWith(system, app, first.refresh_token), 400, 'invalid_grant');
+    await familyIsDead(third);
+  });
+
+  it('RT-07 TK-RF-05 a refresh token of client A presented by client B is invalid_grant and stays valid for A', async () => {
+    const first = await freshPair();
+    await expectOAuthError(await refreshWith(system, other, first.refresh_token), 400, 'invalid_grant');
+    expect(await accessTokenWorks(system, first.access_token)).toBe(true);
+    await refreshOk(first.refresh_token);
+  });
+
+  it('RT-08 TK-RF-03 a refresh token of a revoked client is invalid_client (authentication fails first)', async () => {
+    const doomed = await makeClient(system, owner, { name: 'Doomed App' });
+    const pair = await freshPair(system, doomed);
+    await revokeClient(system.db, system.clock, doomed.client.id);
+    await expectOAuthError(await refreshWith(system, doomed, pair.refresh_token), 401, 'invalid_client');
+    expect(await accessTokenWorks(system, pair.access_token)).toBe(false);
+  });
+
+  it('RT-09 TK-RF-02 a refresh token after the user revoked the token in the UI is invalid_grant', async () => {
+    const pair = await freshPair();
+    const summary = (await listAllTokens(system.db, system.clock, user.id)).find(
+      (token) => token.kind === 'oauth' && token.status === 'active' && token.last4 === pair.access_token.slice(-4),
+    )!;
+    await revokeAccessToken(system.db, system.clock, summary.id, user.id);
+    await expectOAuthError(await refreshWith(system, app, pair.refresh_token), 400, 'invalid_grant');
+  });
+
+  it('RT-10 (no scopes exist) a scope parameter on refresh is ignored', async () => {
+    const first = await freshPair();
+    const second = await refreshOk(first.refresh_token, { extra: { scope: 'admin everything' } });
+    expect(await accessTokenWorks(system, second.access_token)).toBe(true);
+    expect(Object.keys(second)).not.toContain('scope');
+  });
+
+  it('RT-12 refresh tokens are token68-safe base62 with 178 random bits and stored only as digests', async () => {
+    const pair = await freshPair();
+    expect(pair.refresh_token).toMatch(/^lkr_[0-9A-Za-z]{36}$/); // 30 random base62 characters: log2(62^30) ≈ 178 bits
+    const rows = await system.db.selectFrom('refresh_tokens').selectAll().execute();
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(pair.refresh_token);
+    expect(dump).not.toContain(pair.refresh_token.slice(4, 34));
+    expect(rows.some((row) => row.token_hash === digest(pair.refresh_token))).toBe(true);
+  });
+});
+
+describe('TK-RF refresh request parameters', () => {
+  it('TK-RF-01 a missing refresh_token is invalid_request', async () => {
+    await expectOAuthError(await refreshWith(system, app, ''), 400, 'invalid_request');
+  });
+
+  it('TK-RF-02 an unknown or malformed refresh token is invalid_grant', async () => {
+    const pair = await freshPair();
+    const flipped = `${pair.refresh_token.slice(0, -1)}${pair.refresh_token.endsWith('a') ? 'b' : 'a'}`;
+    for (const value of ['nope', flipped, pair.access_token, 'lkr_000000000000000000000000000000000000']) {
+      await expectOAuthError(await refreshWith(system, app, value), 400, 'invalid_grant');
+    }
+    await refreshOk(pair.refresh_token);
+  });
+
+  it('TK-RF-02 a refresh token revoked through /oauth/revoke is invalid_grant', async () => {
+    const pair = await freshPair();
+    const res = await postForm(`${system.authUrl}/oauth/revoke`, {
+      token: pair.refresh_token,
+      client_id: app.client.id,
+      client_secret: app.clientSecret,
+    });
+    expect(res.status).toBe(200);
+    await expectOAuthError(await refreshWith(system, app, pair.refresh_token), 400, 'invalid_grant');
+  });
+});
+
+describe('D-2 the documented refresh request with Authorization: Bearer', () => {
+  it('TK-RF-09 body credentials plus Bearer with the valid access token: 200, the header is ignored', async () => {
+    const first = await freshPair();
+    const second = await refreshOk(first.refresh_token, { bearer: first.access_token });
+    expect(await accessTokenWorks(system, second.access_token)).toBe(true);
+  });
+
+  it('TK-RF-10 body credentials plus Bearer with a garbage, revoked or foreign access token: 200', async () => {
+    const first = await freshPair();
+    const stranger = await freshPair(system, other);
+    const second = await refreshOk(first.refresh_token, { bearer: 'garbage' });
+    const third = await refreshOk(second.refresh_token, { bearer: first.access_token }); // revoked by the rotation
+    const fourth = await refreshOk(third.refresh_token, { bearer: stranger.access_token });
+    await refreshOk(fourth.refresh_token, { bearer: '' });
+  });
+
+  it('TK-RF-11 Bearer with the access token and no client_secret: invalid_client, no Basic challenge, nothing consumed', async () => {
+    const first = await freshPair();
+    const res = await postForm(
+      tokenUrl(system),
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: app.client.id },
+      { authorization: `Bearer ${first.access_token}` },
+    );
+    await expectOAuthError(res, 401, 'invalid_client', { wwwAuthenticate: null });
+    const bearerOnly = await postForm(
+      tokenUrl(system),
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+      { authorization: `Bearer ${first.access_token}` },
+    );
+    await expectOAuthError(bearerOnly, 401, 'invalid_client', { wwwAuthenticate: null });
+    expect(await accessTokenWorks(system, first.access_token)).toBe(true);
+    await refreshOk(first.refresh_token);
+  });
+
+  it('RF-04 D-2 the logs hold none of the codes, tokens, secrets or Bearer values used in this file', () => {
+    const logs = system.logs.join('\n');
+    expect(system.logs.length).toBeGreaterThan(0); // the rejections above were logged
+    expect(issued.length).toBeGreaterThan(20);
+    for (const secret of issued) expect(logs).not.toContain(secret);
+    expect(logs).not.toMatch(/lk[porsc]_[0-9A-Za-z]{36}/);
+  });
+});

@@ -1,0 +1,22 @@
+import type { TokenPair } from '@latchkey/core';
+
+export interface TokenResponseBody {
+  token_type: 'Bearer';
+  expires_in: string | number;
+  access_token: string;
+  refresh_token: string;
+}
+
+/**
+ * RFC 6749 §5.1 in the documented shape (DESIGN.md §1). `expires_in` is a string of decimal
+ * digits, the type the service's documentation gives it (D-1); EXPIRES_IN_AS_NUMBER switches
+ * it to the JSON number strict RFC 6749 clients expect.
+ */
+export function presentTokenResponse(pair: TokenPair, expiresInAsNumber: boolean): TokenResponseBody {
+  return {
+    token_type: 'Bearer',
+    expires_in: expiresInAsNumber ? pair.expiresIn : String(pair.expiresIn),
+    access_token: pair.accessToken,
+    refresh_token: pair.refreshToken,
+  };
+}

@@ -1,0 +1,31 @@
+import type { RequestHandler } from 'express';
+import { InvalidRequest, UnsupportedGrantType } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { clientOf } from '../client-auth/client-auth.middleware.ts';
+import { paramsOf } from '../client-auth/oauth-params.ts';
+import { exchangeAuthorizationCode } from './authorization-code.handler.ts';
+import { exchangeRefreshToken } from './refresh-token.handler.ts';
+import { presentTokenResponse } from './token-response.presenter.ts';
+import { GrantType } from './token.schema.ts';
+
+const grants = {
+  [GrantType.authorizationCode]: exchangeAuthorizationCode,
+  [GrantType.refreshToken]: exchangeRefreshToken,
+} as const;
+
+function isSupportedGrant(grantType: string): grantType is keyof typeof grants {
+  return Object.hasOwn(grants, grantType);
+}
+
+/** Dispatches on `grant_type` (RFC 6749 §5.2: missing is invalid_request, unknown is unsupported_grant_type). */
+export function issueTokens(deps: AuthDeps): RequestHandler {
+  return async (_req, res) => {
+    const params = paramsOf(res);
+    const grantType = params.grant_type;
+    if (grantType === undefined) throw new InvalidRequest('The grant_type parameter is required.');
+    if (!isSupportedGrant(grantType))
+      throw new UnsupportedGrantType('Supported grant types: authorization_code, refresh_token.');
+    const pair = await grants[grantType](deps, clientOf(res), params);
+    res.status(200).json(presentTokenResponse(pair, deps.config.expiresInAsNumber));
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * Parameters the token endpoint reads (RFC 6749 §4.1.3, §6; RFC 7636 §4.5); anything else is
+ * ignored (P-01). `scope` is read only so that a repeated one is refused (P-02): Latchkey has
+ * no scopes, so a refresh request's `scope` changes nothing (RT-10 does not apply).
+ */
+export const TOKEN_PARAMS = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+  'refresh_token',
+  'scope',
+  'client_id',
+  'client_secret',
+] as const;
+
+export const GrantType = {
+  authorizationCode: 'authorization_code',
+  refreshToken: 'refresh_token',
+} as const;
+
+/** RFC 6749 §4.1.3. Whether `redirect_uri` is required is core's rule (it always is here). */
+export const authorizationCodeParams = z.object({
+  code: z.string(),
+  redirect_uri: z.string().optional(),
+  code_verifier: z.string().optional(),
+});
+
+/** RFC 6749 §6. */
+export const refreshTokenParams = z.object({
+  refresh_token: z.string(),
+});
