@@ -1,14 +1,48 @@
 import express from 'express';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
+import { authorizeRouter } from './endpoints/authorize/authorize.router.ts';
+import { discoveryRouter } from './endpoints/discovery/discovery.router.ts';
 import { revokeRouter } from './endpoints/revoke/revoke.router.ts';
 import { tokenRouter } from './endpoints/token/token.router.ts';
+import { assetsRouter } from './http/assets.router.ts';
+import { errorHandler, notFoundHandler } from './http/error-handler.ts';
+import { requestLogger } from './http/request-logger.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { sessionMiddleware } from './http/session.ts';
+import { parseTrustProxy } from './http/trust-proxy.ts';
+import { consentRouter } from './interaction/consent/consent.router.ts';
+import { homeRouter } from './interaction/home/home.router.ts';
+import { signInRouter } from './interaction/login/signin.router.ts';
+import { signUpRouter } from './interaction/signup/signup.router.ts';
 
 /** Builds the authorization server. Does no I/O; main.ts and tests listen on it. */
 export function createAuthApp(deps: AuthDeps): express.Express {
   const app = express();
+  app.disable('x-powered-by');
+  // Behind a TLS-terminating proxy, req.secure and req.ip come from X-Forwarded-* only when
+  // the proxy is trusted; Secure session cookies depend on it (BF-CK-02).
+  app.set('trust proxy', parseTrustProxy(deps.config.trustProxy));
+
+  app.use(requestLogger(deps.logger));
+  app.use(securityHeaders({ https: deps.config.auth.url.startsWith('https://') }));
+  app.use(assetsRouter());
+  app.use(discoveryRouter(deps));
+
+  // JSON endpoints: their own body parsing and error middleware, no session.
   app.use(tokenRouter(deps));
   app.use(revokeRouter(deps));
   app.use(accountRouter(deps));
+
+  // Browser pages: sessions in the database, loaded only on these routes.
+  const session = sessionMiddleware(deps);
+  app.use(authorizeRouter(deps, session));
+  app.use(consentRouter(deps, session));
+  app.use(signInRouter(deps, session));
+  app.use(signUpRouter(deps, session));
+  app.use(homeRouter(deps, session));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
   return app;
 }

@@ -1,0 +1,100 @@
+import { Router, type RequestHandler } from 'express';
+import { findActiveClient } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { PageError } from '../../http/page-error.ts';
+import { sendPage } from '../../http/send-page.ts';
+import { errorPage } from '../../http/views/error-page.view.ts';
+import { currentUser } from '../../interaction/current-user.ts';
+import {
+  findPendingAuthorization,
+  removePendingAuthorization,
+  savePendingAuthorization,
+} from '../../interaction/pending-authorization.ts';
+import { authorizationErrorRedirect, markRedirectVerified } from './authorization-error-redirect.ts';
+import { assembleAuthorizeParams } from './authorize-params.ts';
+import { InvalidAuthorizationRequest } from './authorize.errors.ts';
+import { checkClient } from './check-client.ts';
+import { rejectDuplicates } from './check-duplicates.ts';
+import { checkPkce } from './check-pkce.ts';
+import { checkPrompt } from './check-prompt.ts';
+import { checkRedirectUri } from './check-redirect-uri.ts';
+import { checkResponseType } from './check-response-type.ts';
+import { checkState, echoableState } from './check-state.ts';
+import { proceedWithAuthorization } from './proceed-authorization.ts';
+
+export const AUTHORIZE_PATH = '/oauth/authorize';
+export const CONTINUE_PATH = '/oauth/authorize/continue';
+
+/**
+ * GET /oauth/authorize (DESIGN.md §1, RFC 6749 §4.1.1, SECURITY.md §4.1). The order of the
+ * checks is the security property: client, then redirect URI, and only then anything whose
+ * failure is reported to that redirect URI.
+ */
+export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router {
+  const router = Router();
+
+  // Express answers HEAD with the GET route; a HEAD must never mint a code (it would carry
+  // it in Location for a silently approved user), so it is refused like other methods.
+  router.head([AUTHORIZE_PATH, CONTINUE_PATH], (_req, res) => {
+    res.status(405).set('Allow', 'GET').end();
+  });
+
+  router.get(AUTHORIZE_PATH, session, async (req, res) => {
+    const request = assembleAuthorizeParams(req.query as Record<string, unknown>);
+    const client = await checkClient(deps.db, request);
+    const redirectUri = checkRedirectUri(client, request);
+    const state = echoableState(request);
+    markRedirectVerified(res, { redirectUri, state });
+    rejectDuplicates(request);
+    checkState(request);
+    checkResponseType(request);
+    const prompt = checkPrompt(request);
+    const codeChallenge = checkPkce(client, request);
+    const signedIn = (await currentUser(deps.db, req)) !== undefined;
+    const pending = savePendingAuthorization(req, deps.clock, {
+      clientId: client.id,
+      redirectUri,
+      state,
+      codeChallenge,
+      prompt,
+      loginRequired: !signedIn || prompt === 'login',
+    });
+    await proceedWithAuthorization(deps, req, res, pending, client);
+  });
+
+  // Where the sign-in and sign-up forms send the browser once the user is known (AZ-20).
+  router.get(CONTINUE_PATH, session, async (req, res) => {
+    const pending = findPendingAuthorization(req, deps.clock, req.query.request);
+    if (!pending) {
+      throw new PageError(
+        400,
+        'This sign-in request has expired',
+        'Go back to the application and start signing in again.',
+      );
+    }
+    const client = await findActiveClient(deps.db, pending.clientId);
+    if (!client) {
+      removePendingAuthorization(req, pending.id);
+      throw new InvalidAuthorizationRequest('The application (client_id) is unknown or no longer active.');
+    }
+    markRedirectVerified(res, pending);
+    await proceedWithAuthorization(deps, req, res, pending, client);
+  });
+
+  // AZ-16: only GET is offered (OAuth 2.1 makes POST optional). No CORS preflight answer either (CJ-06).
+  router.all(AUTHORIZE_PATH, (_req, res) => {
+    res.setHeader('Allow', 'GET');
+    sendPage(
+      res,
+      405,
+      errorPage({
+        title: 'Method not allowed',
+        detail: 'The authorization endpoint accepts only GET requests.',
+        badge: 'Error 405',
+      }),
+    );
+  });
+
+  router.use(authorizationErrorRedirect(deps));
+  return router;
+}

@@ -1,0 +1,21 @@
+import { findActiveClient, type Client } from '@latchkey/core';
+import type { Db } from '@latchkey/db';
+import type { AssembledParams } from './authorize-params.ts';
+import { InvalidAuthorizationRequest } from './authorize.errors.ts';
+
+/** Client ids are short server-generated strings; longer input is not looked up at all. */
+const MAX_CLIENT_ID_LENGTH = 128;
+
+/**
+ * Step 1: the client must exist and not be revoked before anything else is considered;
+ * without it no redirect URI can be trusted (AZ-01..AZ-04, RV-03).
+ */
+export async function checkClient(db: Db, { params, duplicates }: AssembledParams): Promise<Client> {
+  if (duplicates.has('client_id'))
+    throw new InvalidAuthorizationRequest('The client_id parameter was sent more than once.');
+  const clientId = params.client_id;
+  if (clientId === undefined) throw new InvalidAuthorizationRequest('The request is missing the client_id parameter.');
+  const client = clientId.length <= MAX_CLIENT_ID_LENGTH ? await findActiveClient(db, clientId) : undefined;
+  if (!client) throw new InvalidAuthorizationRequest('The application (client_id) is unknown or no longer active.');
+  return client;
+}

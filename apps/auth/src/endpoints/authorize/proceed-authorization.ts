@@ -1,0 +1,74 @@
+import type { Request, Response } from 'express';
+import { findUserById, hasConsented, issueAuthorizationCode, type Client } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { csrfTokenFor } from '../../http/csrf.ts';
+import { allowFormActionTo } from '../../http/security-headers.ts';
+import { sendSessionPage } from '../../http/send-page.ts';
+import { consentPage } from '../../interaction/consent/views/consent.view.ts';
+import { currentUser } from '../../interaction/current-user.ts';
+import { signInPage } from '../../interaction/login/views/signin.view.ts';
+import { removePendingAuthorization, type PendingAuthorization } from '../../interaction/pending-authorization.ts';
+import { redirectWithCode } from './authorization-response.ts';
+
+/** Shown for clients the service provisions itself (no owner). */
+const SERVICE_OWNER = 'Latchkey';
+
+/**
+ * The next step of a verified, pending authorization request:
+ * 1. not signed in, or prompt=login not yet satisfied → sign-in page (OR-04, AZ-20, AZ-30);
+ * 2. first-party client, or a prior approval and no prompt=consent → code (D-9, AZ-32);
+ * 3. otherwise → consent page (AZ-31).
+ * Pages that may end in a redirect to the client widen `form-action` to its origin (CJ-04).
+ */
+export async function proceedWithAuthorization(
+  deps: AuthDeps,
+  req: Request,
+  res: Response,
+  pending: PendingAuthorization,
+  client: Client,
+): Promise<void> {
+  const user = await currentUser(deps.db, req);
+  allowFormActionTo(res, pending.redirectUri);
+  if (!user || pending.loginRequired) {
+    await sendSessionPage(
+      req,
+      res,
+      200,
+      signInPage({
+        csrfToken: csrfTokenFor(req),
+        requestId: pending.id,
+        clientName: client.name,
+        email: user?.email,
+        reauthenticate: user !== undefined,
+      }),
+    );
+    return;
+  }
+  const approved =
+    client.firstParty || (pending.prompt !== 'consent' && (await hasConsented(deps.db, user.id, client.id)));
+  if (approved) {
+    removePendingAuthorization(req, pending.id);
+    const code = await issueAuthorizationCode(deps.db, deps.clock, {
+      client,
+      userId: user.id,
+      redirectUri: pending.redirectUri,
+      codeChallenge: pending.codeChallenge ?? null,
+    });
+    redirectWithCode(res, deps.config.auth.url, pending, code);
+    return;
+  }
+  const owner = client.ownerId === null ? undefined : await findUserById(deps.db, client.ownerId);
+  await sendSessionPage(
+    req,
+    res,
+    200,
+    consentPage({
+      requestId: pending.id,
+      csrfToken: pending.csrfToken,
+      clientName: client.name,
+      ownerLabel: owner ? owner.name || owner.email : SERVICE_OWNER,
+      user,
+      redirectHost: new URL(pending.redirectUri).host,
+    }),
+  );
+}

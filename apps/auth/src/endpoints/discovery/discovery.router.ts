@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import type { AuthDeps } from '../../deps.ts';
+
+export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
+
+/** RFC 8414 §2 metadata. Only what this server actually does is advertised. */
+export function authorizationServerMetadata(issuer: string) {
+  const clientAuthMethods = ['client_secret_post', 'client_secret_basic'];
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: clientAuthMethods,
+    revocation_endpoint_auth_methods_supported: clientAuthMethods,
+    // RFC 9700 §2.1.1: advertising S256 is how clients detect PKCE support (PK-10).
+    code_challenge_methods_supported: ['S256'],
+    // RFC 9207 §3: clients may rely on `iss` in every authorization response.
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+/** GET /.well-known/oauth-authorization-server (RFC 8414 §3). Public and cacheable. */
+export function discoveryRouter(deps: AuthDeps): Router {
+  const router = Router();
+  const body = JSON.stringify(authorizationServerMetadata(deps.config.auth.url));
+  router.get(DISCOVERY_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.removeHeader('Pragma');
+    res.type('application/json').send(body);
+  });
+  return router;
+}

@@ -1,0 +1,126 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { Logger } from '@latchkey/logging';
+import { isDependencyFailure } from './dependency-failure.ts';
+import { PageError } from './page-error.ts';
+import { sendPage } from './send-page.ts';
+import { errorPage } from './views/error-page.view.ts';
+
+/** Seconds a client should wait after a 503 (D-10). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** Machine clients (token, revocation, account, metadata) get JSON; browsers get a page. */
+const JSON_PATHS = /^\/(?:oauth\/token|oauth\/revoke|account|\.well-known)(?:\/|$)/;
+
+export function prefersJson(req: Request): boolean {
+  return JSON_PATHS.test(req.path) || req.accepts(['html', 'json']) === 'json';
+}
+
+interface Failure {
+  status: number;
+  error: string;
+  title: string;
+  detail: string;
+  advice?: string | undefined;
+}
+
+/** body-parser marks the errors it raises with `type`, `status` and `expose`. */
+function bodyParserFailure(err: unknown): Failure | undefined {
+  const { status, expose, type } = (err ?? {}) as { status?: unknown; expose?: unknown; type?: unknown };
+  if (typeof status !== 'number' || status < 400 || status > 499 || expose !== true || typeof type !== 'string')
+    return undefined;
+  return {
+    status,
+    error: 'invalid_request',
+    title: status === 413 ? 'Request too large' : 'Bad request',
+    detail: status === 413 ? 'The form you sent was too large.' : 'The form you sent could not be read.',
+  };
+}
+
+function classify(err: unknown): Failure {
+  if (err instanceof PageError) {
+    return {
+      status: err.status,
+      error: err.status === 403 ? 'forbidden' : 'invalid_request',
+      title: err.title,
+      detail: err.detail,
+      advice: err.advice,
+    };
+  }
+  if (isDependencyFailure(err)) {
+    return {
+      status: 503,
+      error: 'temporarily_unavailable',
+      title: 'Latchkey is temporarily unavailable',
+      detail: 'We could not reach our database. Please try again in a few seconds.',
+    };
+  }
+  return (
+    bodyParserFailure(err) ?? {
+      status: 500,
+      error: 'server_error',
+      title: 'Something went wrong',
+      detail: 'An unexpected error occurred on our side. Please try again.',
+    }
+  );
+}
+
+function send(req: Request, res: Response, failure: Failure): void {
+  if (failure.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (prefersJson(req)) {
+    res.status(failure.status).json({ error: failure.error, error_description: failure.detail });
+    return;
+  }
+  sendPage(
+    res,
+    failure.status,
+    errorPage({
+      title: failure.title,
+      detail: failure.detail,
+      advice: failure.advice,
+      badge: `Error ${failure.status}`,
+    }),
+  );
+}
+
+/**
+ * The one place errors become responses (STYLE.md §4). Expected 4xx are logged at info
+ * without the error object (a body-parser error can hold the raw body); everything else at
+ * error with the stack, which never reaches the response. Routers with their own JSON error
+ * middleware have answered before this runs; a response already under way is left to
+ * Express, which closes the connection.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    const path = req.path;
+    if (res.headersSent) {
+      logger.error({ err, method: req.method, path }, 'error after the response started');
+      next(err);
+      return;
+    }
+    const failure = classify(err);
+    if (failure.status >= 500) {
+      // No session cookie and no second save attempt on a failed request (express-session
+      // skips both when req.session is gone).
+      (req as { session?: unknown }).session = undefined;
+      logger.error({ err, method: req.method, path, status: failure.status }, 'request failed');
+    } else {
+      logger.info(
+        { method: req.method, path, status: failure.status, reason: err instanceof Error ? err.name : 'unknown' },
+        'request rejected',
+      );
+    }
+    send(req, res, failure);
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  if (prefersJson(req)) {
+    res.status(404).json({ error: 'not_found', error_description: 'No such endpoint.' });
+    return;
+  }
+  sendPage(
+    res,
+    404,
+    errorPage({ title: 'Page not found', detail: 'There is nothing at this address.', badge: 'Error 404' }),
+  );
+};

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CookieJar, fetchPage, findForm } from '../../../../test/support/browserless-flow.ts';
+import { makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { expectPageSecurityHeaders } from '../endpoints/authorize/authorize.fixture.ts';
+
+let system: TestSystem;
+let user: Awaited<ReturnType<typeof makeUser>>;
+const LIMIT = 3;
+
+beforeAll(async () => {
+  // TRUST_PROXY lets the test present different client addresses through X-Forwarded-For.
+  system = await startSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: String(LIMIT), TRUST_PROXY: 'loopback' });
+  user = await makeUser(system);
+});
+afterAll(async () => {
+  await system?.close();
+});
+
+async function attemptSignIn(ip: string, email: string, password: string, accept = 'text/html') {
+  const jar = new CookieJar();
+  const page = await fetchPage(system, jar, '/signin', { headers: { 'x-forwarded-for': ip } });
+  const form = findForm(page.html, '/signin')!;
+  return fetchPage(system, jar, '/signin', {
+    form: { ...form.fields, email, password },
+    headers: { 'x-forwarded-for': ip, accept },
+  });
+}
+
+describe('rate limits on sign-in and sign-up (429 with Retry-After)', () => {
+  it('per address: after the limit of failures the next attempt is 429 with Retry-After and RateLimit headers, even with the right password', async () => {
+    for (let i = 0; i < LIMIT; i += 1) {
+      expect((await attemptSignIn('203.0.113.1', `nobody${i}@example.test`, 'wrong-password')).status).toBe(422);
+    }
+    const limited = await attemptSignIn('203.0.113.1', user.email, user.password);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit-policy')).toContain(`q=${LIMIT}; w=60`);
+    expect(limited.headers.get('ratelimit')).toContain('r=0');
+    expect(limited.location).toBeUndefined();
+    expect(limited.headers.getSetCookie().some((c) => /^lk_auth_sid=s%3A/.test(c))).toBe(false);
+    expect(limited.html).toContain('Too many attempts');
+    expectPageSecurityHeaders(limited);
+    // Another address is unaffected.
+    expect((await attemptSignIn('203.0.113.2', user.email, user.password)).status).toBe(303);
+  });
+
+  it('per account: failures for one email from rotating addresses are limited too', async () => {
+    const victim = await makeUser(system);
+    for (let i = 0; i < LIMIT; i += 1) {
+      expect((await attemptSignIn(`198.51.100.${i + 1}`, victim.email, 'wrong-password')).status).toBe(422);
+    }
+    const limited = await attemptSignIn('198.51.100.99', victim.email.toUpperCase(), victim.password);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Other accounts from a fresh address are unaffected.
+    expect((await attemptSignIn('198.51.100.100', user.email, user.password)).status).toBe(303);
+  });
+
+  it('successful sign-ins do not count', async () => {
+    for (let i = 0; i < LIMIT + 2; i += 1) {
+      expect((await attemptSignIn('192.0.2.50', user.email, user.password)).status).toBe(303);
+    }
+  });
+
+  it('a client asking for JSON gets a JSON 429 body', async () => {
+    for (let i = 0; i < LIMIT; i += 1) await attemptSignIn('192.0.2.77', 'x@example.test', 'wrong-password');
+    const limited = await attemptSignIn('192.0.2.77', 'x@example.test', 'wrong-password', 'application/json');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(JSON.parse(limited.html)).toMatchObject({ error: 'too_many_requests' });
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('sign-up counts every attempt per address', async () => {
+    const ip = '192.0.2.200';
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMIT; i += 1) {
+      const jar = new CookieJar();
+      const page = await fetchPage(system, jar, '/signup', { headers: { 'x-forwarded-for': ip } });
+      const answer = await fetchPage(system, jar, '/signup', {
+        form: {
+          ...findForm(page.html, '/signup')!.fields,
+          name: 'Spam',
+          email: `spam${i}@example.test`,
+          password: 'long enough pw',
+        },
+        headers: { 'x-forwarded-for': ip },
+      });
+      statuses.push(answer.status);
+      if (answer.status === 429) expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(303), 429]);
+    const row = await system.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('name', '=', 'Spam')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.n)).toBe(LIMIT);
+  });
+});

@@ -1,0 +1,59 @@
+import type { Request, RequestHandler } from 'express';
+import session from 'express-session';
+import type { AuthDeps } from '../deps.ts';
+import { KyselySessionStore } from './session-store.ts';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Set only by a successful sign-in or sign-up, always on a freshly regenerated id. */
+    userId: string;
+    authenticatedAt: number;
+  }
+}
+
+/** A sign-in lasts at most this long; consent and the code need a live session only briefly. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * DESIGN.md D9: browsers share one cookie jar across ports on localhost, so this server's
+ * cookie name is its own. Over https it gets the `__Host-` prefix (Secure, Path=/, no Domain).
+ */
+export function sessionCookieName(authUrl: string): string {
+  return authUrl.startsWith('https://') ? '__Host-lk_auth_sid' : 'lk_auth_sid';
+}
+
+/**
+ * Server-side sessions in the database. SameSite=Lax, not Strict: the sign-in and consent
+ * pages are reached by a top-level navigation from the client's site, which must carry the
+ * cookie. Nothing is stored until a page puts something in the session.
+ */
+export function sessionMiddleware(deps: AuthDeps): RequestHandler {
+  const https = deps.config.auth.url.startsWith('https://');
+  return session({
+    name: sessionCookieName(deps.config.auth.url),
+    secret: deps.config.sessionSecret,
+    store: new KyselySessionStore(deps.db, deps.clock, SESSION_TTL_MS),
+    resave: false,
+    saveUninitialized: false,
+    rolling: false,
+    unset: 'destroy',
+    cookie: { httpOnly: true, sameSite: 'lax', secure: https, path: '/', maxAge: SESSION_TTL_MS },
+  });
+}
+
+/** A new session id, keeping nothing of the old session (session fixation, BF-SF-01). */
+export function regenerateSession(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.regenerate((err: unknown) => (err ? reject(err) : resolve())));
+}
+
+export function destroySession(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.destroy((err: unknown) => (err ? reject(err) : resolve())));
+}
+
+/**
+ * Writes the session now, so a database failure surfaces as an error (503) instead of
+ * express-session's deferred save, which sends the page anyway and forgets the session.
+ */
+export function saveSession(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.save((err: unknown) => (err ? reject(err) : resolve())));
+}

@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import { findActiveClient, issueAuthorizationCode, recordConsent } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { assertCsrfToken, CSRF_FIELD } from '../../http/csrf.ts';
+import { CsrfRejected, PageError } from '../../http/page-error.ts';
+import { markRedirectVerified } from '../../endpoints/authorize/authorization-error-redirect.ts';
+import { redirectWithCode, redirectWithError } from '../../endpoints/authorize/authorization-response.ts';
+import { AuthorizationErrorCode, InvalidAuthorizationRequest } from '../../endpoints/authorize/authorize.errors.ts';
+import { currentUser } from '../current-user.ts';
+import { findPendingAuthorization, removePendingAuthorization } from '../pending-authorization.ts';
+import { decisionForm } from './consent.schema.ts';
+
+/**
+ * POST /oauth/authorize/decision. The request must be pending in this session and the CSRF
+ * token must be the one minted for that request (CS-01): a token from another session or for
+ * another request is 403 and no code exists. A decision is taken once.
+ */
+export function consentHandler(deps: AuthDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const pending = findPendingAuthorization(req, deps.clock, body.request);
+    if (!pending) throw new CsrfRejected();
+    assertCsrfToken(body[CSRF_FIELD], pending.csrfToken);
+    const user = await currentUser(deps.db, req);
+    if (!user || pending.loginRequired) throw new CsrfRejected();
+    const form = decisionForm.safeParse(body);
+    if (!form.success)
+      throw new PageError(400, 'Choose Allow or Deny', 'The form did not say whether you allow or deny access.');
+
+    removePendingAuthorization(req, pending.id);
+    const client = await findActiveClient(deps.db, pending.clientId);
+    if (!client) throw new InvalidAuthorizationRequest('The application (client_id) is unknown or no longer active.');
+    markRedirectVerified(res, pending);
+
+    if (form.data.decision === 'deny') {
+      // OR-05: to the registered URI only, which belongs to a verified client.
+      redirectWithError(
+        res,
+        deps.config.auth.url,
+        pending,
+        AuthorizationErrorCode.accessDenied,
+        'The user denied the request.',
+      );
+      return;
+    }
+    await recordConsent(deps.db, deps.clock, user.id, client.id);
+    const code = await issueAuthorizationCode(deps.db, deps.clock, {
+      client,
+      userId: user.id,
+      redirectUri: pending.redirectUri,
+      codeChallenge: pending.codeChallenge ?? null,
+    });
+    redirectWithCode(res, deps.config.auth.url, pending, code);
+  };
+}

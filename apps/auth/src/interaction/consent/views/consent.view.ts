@@ -1,0 +1,64 @@
+import { html, type SafeHtml } from '../../../http/html.ts';
+import { csrfField, hiddenField } from '../../../http/views/form.view.ts';
+import { layout } from '../../../http/views/layout.view.ts';
+
+export interface ConsentView {
+  requestId: string;
+  csrfToken: string;
+  clientName: string;
+  /** The owner's name or email; "Latchkey" for clients provisioned by the service itself. */
+  ownerLabel: string;
+  user: { name: string; email: string };
+  /** Host the browser is sent to afterwards, so the user sees where the answer goes. */
+  redirectHost: string;
+}
+
+const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+  <path
+    d="M4 10.5l4 4 8-9"
+    fill="none"
+    stroke="currentColor"
+    stroke-width="2.2"
+    stroke-linecap="round"
+    stroke-linejoin="round"
+  />
+</svg>`;
+
+/** DESIGN.md §4: names the client and its owner; buttons "Allow" and "Deny". Every value is escaped (CJ-05). */
+export function consentPage(view: ConsentView): SafeHtml {
+  const initial = Array.from(view.clientName.trim())[0]?.toUpperCase() ?? '?';
+  return layout({
+    title: `Authorize ${view.clientName}`,
+    wide: true,
+    body: html`<div class="app-heading">
+        <div class="app-avatar" aria-hidden="true">${initial}</div>
+        <div>
+          <h1 id="page-title">Authorize ${view.clientName}</h1>
+          <p class="app-owner">by ${view.ownerLabel}</p>
+        </div>
+      </div>
+      <p><strong>${view.clientName}</strong> wants to access your Latchkey account.</p>
+      <h2>It will be able to</h2>
+      <ul class="permissions">
+        <li>${check}<span>Read your profile: your name and email address</span></li>
+        <li>${check}<span>Call the Latchkey API on your behalf until you revoke its access</span></li>
+      </ul>
+      <div class="account">
+        <div>
+          <span class="account-label">Signed in as</span><strong class="account-name">${view.user.name}</strong
+          ><span class="account-email">${view.user.email}</span>
+        </div>
+      </div>
+      <form method="post" action="/oauth/authorize/decision">
+        ${csrfField(view.csrfToken)} ${hiddenField('request', view.requestId)}
+        <div class="actions">
+          <button class="button button-secondary" type="submit" name="decision" value="deny">Deny</button>
+          <button class="button button-primary" type="submit" name="decision" value="allow">Allow</button>
+        </div>
+      </form>
+      <p class="redirect-note">
+        Either way you will be sent back to <strong>${view.redirectHost}</strong>. You can revoke access at any time
+        from your API tokens.
+      </p>`,
+  });
+}

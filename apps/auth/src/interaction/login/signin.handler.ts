@@ -1,0 +1,98 @@
+import type { Request, Response } from 'express';
+import { authenticateUser, findActiveClient, InvalidCredentials, type User } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { assertSessionCsrf, csrfTokenFor } from '../../http/csrf.ts';
+import { allowFormActionTo } from '../../http/security-headers.ts';
+import { destroySession, sessionCookieName } from '../../http/session.ts';
+import { sendSessionPage } from '../../http/send-page.ts';
+import { currentUser } from '../current-user.ts';
+import { establishSession } from '../establish-session.ts';
+import { continuePath } from '../interaction-links.ts';
+import { findPendingAuthorization, type PendingAuthorization } from '../pending-authorization.ts';
+import { safeReturnPath } from '../return-to.ts';
+import { signInForm } from './signin.schema.ts';
+import { signInPage, type SignInView } from './views/signin.view.ts';
+
+/** One message for unknown email and wrong password: no account enumeration. */
+const SIGN_IN_FAILED = 'Incorrect email or password.';
+
+/** The application a pending request is for; its redirect origin joins form-action (CJ-04). */
+async function pendingContext(deps: AuthDeps, res: Response, pending: PendingAuthorization | undefined) {
+  if (!pending) return {};
+  const client = await findActiveClient(deps.db, pending.clientId);
+  if (!client) return { requestId: pending.id };
+  allowFormActionTo(res, pending.redirectUri);
+  return { requestId: pending.id, clientName: client.name };
+}
+
+async function renderSignIn(deps: AuthDeps, req: Request, res: Response, status: number, view: Partial<SignInView>) {
+  const pending = findPendingAuthorization(req, deps.clock, view.requestId);
+  const context = await pendingContext(deps, res, pending);
+  const returnTo = pending ? undefined : safeReturnPath(view.returnTo, deps.config.auth.url);
+  await sendSessionPage(
+    req,
+    res,
+    status,
+    signInPage({
+      ...view,
+      requestId: undefined,
+      returnTo,
+      ...context,
+      // prompt=login over a live session keeps saying why the password is asked again.
+      reauthenticate: pending !== undefined && req.session.userId !== undefined,
+      csrfToken: csrfTokenFor(req),
+    }),
+  );
+}
+
+export function signInHandlers(deps: AuthDeps) {
+  return {
+    async show(req: Request, res: Response): Promise<void> {
+      const requestId = typeof req.query.request === 'string' ? req.query.request : undefined;
+      const returnTo = safeReturnPath(req.query.return_to, deps.config.auth.url);
+      if (requestId === undefined && (await currentUser(deps.db, req))) {
+        res.redirect(303, returnTo ?? '/');
+        return;
+      }
+      await renderSignIn(deps, req, res, 200, { requestId, returnTo });
+    },
+
+    async submit(req: Request, res: Response): Promise<void> {
+      assertSessionCsrf(req);
+      const form = signInForm.safeParse(req.body);
+      if (!form.success) {
+        await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED });
+        return;
+      }
+      const { email, password, request, return_to: returnTo } = form.data;
+      const user: User | undefined = await authenticateUser(deps.db, email, password).catch((err: unknown) => {
+        if (err instanceof InvalidCredentials) return undefined;
+        throw err;
+      });
+      if (!user) {
+        await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED, email, requestId: request, returnTo });
+        return;
+      }
+      const pending = findPendingAuthorization(req, deps.clock, request);
+      await establishSession(req, deps.clock, user, pending);
+      // OR-01: only a path on this server; a pending authorization resumes by its id (AZ-20).
+      res.redirect(
+        303,
+        request !== undefined ? continuePath(request) : (safeReturnPath(returnTo, deps.config.auth.url) ?? '/'),
+      );
+    },
+
+    async signOut(req: Request, res: Response): Promise<void> {
+      assertSessionCsrf(req);
+      await destroySession(req);
+      const https = deps.config.auth.url.startsWith('https://');
+      res.clearCookie(sessionCookieName(deps.config.auth.url), {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: https,
+      });
+      res.redirect(303, '/signin');
+    },
+  };
+}

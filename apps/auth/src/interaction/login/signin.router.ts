@@ -1,0 +1,15 @@
+import { Router, type RequestHandler } from 'express';
+import type { AuthDeps } from '../../deps.ts';
+import { formBody } from '../../http/form-body.ts';
+import { signInRateLimits } from '../../http/rate-limit.ts';
+import { signInHandlers } from './signin.handler.ts';
+
+/** GET/POST /signin and POST /signout. Rate limits run before the session is loaded. */
+export function signInRouter(deps: AuthDeps, session: RequestHandler): Router {
+  const router = Router();
+  const handlers = signInHandlers(deps);
+  router.get('/signin', session, handlers.show);
+  router.post('/signin', formBody, ...signInRateLimits(deps.config.rateLimit.loginPerMinute), session, handlers.submit);
+  router.post('/signout', formBody, session, handlers.signOut);
+  return router;
+}

@@ -1,0 +1,96 @@
+import type { Request, Response } from 'express';
+import { Conflict, createUser, findActiveClient, ValidationFailed, type User } from '@latchkey/core';
+import type { AuthDeps } from '../../deps.ts';
+import { assertSessionCsrf, csrfTokenFor } from '../../http/csrf.ts';
+import { allowFormActionTo } from '../../http/security-headers.ts';
+import { sendSessionPage } from '../../http/send-page.ts';
+import { currentUser } from '../current-user.ts';
+import { establishSession } from '../establish-session.ts';
+import { continuePath } from '../interaction-links.ts';
+import { findPendingAuthorization } from '../pending-authorization.ts';
+import { safeReturnPath } from '../return-to.ts';
+import { signUpForm } from './signup.schema.ts';
+import { signUpPage, type SignUpView } from './views/signup.view.ts';
+
+type FieldErrors = NonNullable<SignUpView['errors']>;
+
+async function renderSignUp(
+  deps: AuthDeps,
+  req: Request,
+  res: Response,
+  status: number,
+  view: { requestId?: unknown; returnTo?: unknown; values?: SignUpView['values']; errors?: FieldErrors },
+): Promise<void> {
+  const pending = findPendingAuthorization(req, deps.clock, view.requestId);
+  const client = pending ? await findActiveClient(deps.db, pending.clientId) : undefined;
+  if (pending) allowFormActionTo(res, pending.redirectUri);
+  await sendSessionPage(
+    req,
+    res,
+    status,
+    signUpPage({
+      csrfToken: csrfTokenFor(req),
+      requestId: pending?.id,
+      returnTo: pending ? undefined : safeReturnPath(view.returnTo, deps.config.auth.url),
+      clientName: client?.name,
+      ...(view.values && { values: view.values }),
+      ...(view.errors && { errors: view.errors }),
+    }),
+  );
+}
+
+/** Domain errors become messages next to the field they name. */
+function fieldErrorFor(err: unknown): FieldErrors | undefined {
+  if (err instanceof Conflict) return { email: 'An account with this email already exists. Sign in instead.' };
+  if (err instanceof ValidationFailed) {
+    const field = err.field === 'name' || err.field === 'email' || err.field === 'password' ? err.field : 'form';
+    return { [field]: err.description };
+  }
+  return undefined;
+}
+
+export function signUpHandlers(deps: AuthDeps) {
+  return {
+    async show(req: Request, res: Response): Promise<void> {
+      const returnTo = safeReturnPath(req.query.return_to, deps.config.auth.url);
+      if (req.query.request === undefined && (await currentUser(deps.db, req))) {
+        res.redirect(303, returnTo ?? '/');
+        return;
+      }
+      await renderSignUp(deps, req, res, 200, { requestId: req.query.request, returnTo });
+    },
+
+    async submit(req: Request, res: Response): Promise<void> {
+      assertSessionCsrf(req);
+      const form = signUpForm.safeParse(req.body);
+      if (!form.success) {
+        await renderSignUp(deps, req, res, 422, { errors: { form: 'Fill in your name, email and password.' } });
+        return;
+      }
+      const { name, email, password, request, return_to: returnTo } = form.data;
+      let errors: FieldErrors | undefined;
+      const user: User | undefined = await createUser(deps.db, deps.clock, { name, email, password }).catch(
+        (err: unknown) => {
+          errors = fieldErrorFor(err);
+          if (errors) return undefined;
+          throw err;
+        },
+      );
+      if (!user) {
+        await renderSignUp(deps, req, res, 422, {
+          requestId: request,
+          returnTo,
+          values: { name, email },
+          ...(errors && { errors }),
+        });
+        return;
+      }
+      const pending = findPendingAuthorization(req, deps.clock, request);
+      await establishSession(req, deps.clock, user, pending);
+      res.redirect(
+        303,
+        request !== undefined ? continuePath(request) : (safeReturnPath(returnTo, deps.config.auth.url) ?? '/'),
+      );
+    },
+  };
+}

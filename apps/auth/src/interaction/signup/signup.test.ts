@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findUserByEmail } from '@latchkey/core';
+import {
+  CookieJar,
+  fetchPage,
+  findButtons,
+  findForm,
+  findLabelledInput,
+  findLinks,
+  followRedirect,
+  openAuthorize,
+  type PageResult,
+} from '../../../../../test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '../../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import {
+  expectErrorPage,
+  expectPageSecurityHeaders,
+  REDIRECT_URI,
+} from '../../endpoints/authorize/authorize.fixture.ts';
+
+let system: TestSystem;
+let existing: Awaited<ReturnType<typeof makeUser>>;
+let counter = 0;
+
+beforeAll(async () => {
+  system = await startSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000' });
+  existing = await makeUser(system, 'Existing User');
+});
+afterAll(async () => {
+  await system?.close();
+});
+
+function newEmail(): string {
+  counter += 1;
+  return `signup-${counter}-${Date.now()}@example.test`;
+}
+
+async function userCount(): Promise<number> {
+  const row = await system.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function submitSignUp(
+  jar: CookieJar,
+  fields: Record<string, string | string[] | undefined>,
+  page?: PageResult,
+): Promise<PageResult> {
+  const form = page ?? (await fetchPage(system, jar, '/signup'));
+  return fetchPage(system, jar, '/signup', { form: { ...findForm(form.html, '/signup')!.fields, ...fields } });
+}
+
+describe('DESIGN.md §4 sign-up page', () => {
+  it('has Name, Email and Password fields tied to labels and a Create account button', async () => {
+    const page = await fetchPage(system, new CookieJar(), '/signup');
+    expect(page.status).toBe(200);
+    for (const [name, label] of [
+      ['name', 'Name'],
+      ['email', 'Email'],
+      ['password', 'Password'],
+    ]) {
+      expect(findLabelledInput(page.html, label!)).toMatchObject({ name });
+    }
+    expect(findLabelledInput(page.html, 'Password')).toMatchObject({ type: 'password', autocomplete: 'new-password' });
+    expect(findButtons(page.html)).toEqual([
+      { text: 'Create account', attributes: expect.objectContaining({ type: 'submit' }) },
+    ]);
+    expect(findLinks(page.html)).toContainEqual({ text: 'Sign in', href: '/signin' });
+    expectPageSecurityHeaders(page);
+  });
+});
+
+describe('sign-up', () => {
+  it('success: the account exists (password hashed), the browser is signed in on a new session id', async () => {
+    const jar = new CookieJar();
+    const page = await fetchPage(system, jar, '/signup');
+    const before = jar.get('lk_auth_sid');
+    const email = newEmail();
+    const answer = await submitSignUp(jar, { name: 'Grace Hopper', email, password: 'correct horse battery' }, page);
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(`${system.authUrl}/`);
+    expect(jar.get('lk_auth_sid')).not.toBe(before);
+    const user = await findUserByEmail(system.db, email);
+    expect(user?.name).toBe('Grace Hopper');
+    const row = await system.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+    expect(row.password_hash).not.toContain('correct horse');
+    const home = await fetchPage(system, jar, '/');
+    expect(home.html).toContain(email);
+  });
+
+  it('validation errors are shown next to their field with an alert; name and email are kept, the password is not', async () => {
+    const before = await userCount();
+    const answer = await submitSignUp(new CookieJar(), {
+      name: 'Ada <b>',
+      email: 'not-an-email',
+      password: 'secret-pw',
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.html).toContain('role="alert"');
+    expect(answer.html).toMatch(
+      /<p class="field-error" id="field-email-error">\s*Enter a valid email address.\s*<\/p>/,
+    );
+    expect(findLabelledInput(answer.html, 'Email')).toMatchObject({
+      'aria-describedby': 'field-email-error',
+      'aria-invalid': 'true',
+    });
+    expect(answer.html).toContain('value="Ada &lt;b&gt;"');
+    expect(answer.html).toContain('value="not-an-email"');
+    expect(answer.html).not.toContain('secret-pw');
+    expectPageSecurityHeaders(answer);
+    expect(await userCount()).toBe(before);
+  });
+
+  it('a short password and an empty name are refused with their own messages', async () => {
+    const before = await userCount();
+    const short = await submitSignUp(new CookieJar(), { name: 'Ada', email: newEmail(), password: 'short' });
+    expect(short.status).toBe(422);
+    expect(short.html).toContain('id="field-password-error">Use a password of at least 8 characters.');
+    const noName = await submitSignUp(new CookieJar(), { name: '   ', email: newEmail(), password: 'long enough pw' });
+    expect(noName.status).toBe(422);
+    expect(noName.html).toContain('id="field-name-error">Enter a name of 1 to 100 characters.');
+    expect(await userCount()).toBe(before);
+  });
+
+  it('a duplicate email (any case) is refused on the email field; no second account', async () => {
+    const before = await userCount();
+    const answer = await submitSignUp(new CookieJar(), {
+      name: 'Copy',
+      email: existing.email.toUpperCase(),
+      password: 'long enough pw',
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.html).toContain('id="field-email-error">An account with this email already exists. Sign in instead.');
+    expect(await userCount()).toBe(before);
+  });
+
+  it('a malformed form (repeated or missing fields) is a 422 page, never 500', async () => {
+    const before = await userCount();
+    const repeated = await submitSignUp(new CookieJar(), {
+      name: ['a', 'b'],
+      email: newEmail(),
+      password: 'long enough pw',
+    });
+    expect(repeated.status).toBe(422);
+    const missing = await submitSignUp(new CookieJar(), { name: 'A', email: newEmail() });
+    expect(missing.status).toBe(422);
+    expect(await userCount()).toBe(before);
+  });
+
+  it('CSRF: without the token, 403 and no account', async () => {
+    const before = await userCount();
+    const answer = await submitSignUp(new CookieJar(), {
+      name: 'X',
+      email: newEmail(),
+      password: 'long enough pw',
+      csrf_token: undefined,
+    });
+    expectErrorPage(answer, 403);
+    expect(await userCount()).toBe(before);
+  });
+
+  it('an oversized form is 413, never 500', async () => {
+    const answer = await submitSignUp(new CookieJar(), {
+      name: 'x'.repeat(20_000),
+      email: newEmail(),
+      password: 'long enough pw',
+    });
+    expectErrorPage(answer, 413);
+  });
+
+  it('AZ-20 signing up from an authorization request continues to its consent page', async () => {
+    const owner = await makeUser(system, 'Client Owner');
+    const { client } = await makeClient(system, owner, { redirectUri: REDIRECT_URI, name: 'Photo Printer' });
+    const jar = new CookieJar();
+    const signInPage = await openAuthorize(system, jar, {
+      clientId: client.id,
+      redirectUri: REDIRECT_URI,
+      state: 'su',
+    });
+    const link = /<a href="([^"]+)">Create account<\/a>/.exec(signInPage.html)![1]!.replace(/&amp;/g, '&');
+    expect(link).toMatch(/^\/signup\?request=/);
+    const page = await fetchPage(system, jar, link);
+    expect(page.html).toContain('Photo Printer');
+    expectPageSecurityHeaders(page, 'https://client.example');
+    const answer = await submitSignUp(jar, { name: 'New Person', email: newEmail(), password: 'long enough pw' }, page);
+    expect(answer.status).toBe(303);
+    expect(answer.location).toContain('/oauth/authorize/continue?request=');
+    const consent = await followRedirect(system, jar, answer);
+    expect(consent.step).toBe('consent');
+    expect(consent.html).toContain('Photo Printer');
+  });
+});
