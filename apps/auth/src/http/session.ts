@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { AuthDeps } from '../deps.ts';
-import { KyselySessionStore } from './session-store.ts';
+import { KyselySessionStore } from '@latchkey/runtime';
 
 declare module 'express-session' {
   interface SessionData {
