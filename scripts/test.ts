@@ -47,7 +47,10 @@ function vitest(): void {
 }
 
 if (extraArgs.length === 0) {
-  check('type-check (tsc)', 'tsc', ['-p', 'tsconfig.json']);
+  // The servers share the root project; the browser app has its own (DOM, JSX).
+  for (const project of ['tsconfig.json', 'apps/portal/tsconfig.json'].filter((p) => existsSync(p))) {
+    check(`type-check (tsc -p ${project})`, 'tsc', ['-p', project]);
+  }
   check('lint (eslint)', 'eslint', ['--max-warnings=0', '.']);
 }
 vitest();
