@@ -1,0 +1,64 @@
+import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type Source, type ValidationRule } from './graphql-js.ts';
+
+export interface DocumentCacheOptions {
+  schema: GraphQLSchema;
+  rules: readonly ValidationRule[];
+  maxTokens: number;
+  /** How many distinct documents are kept. */
+  maxEntries: number;
+  /** Longer query strings are parsed every time and never kept, so the cache holds at most maxEntries × this. */
+  maxQueryLength: number;
+  /** Rewrites each validation error once, before it is cached (production hides "Did you mean"). */
+  mapError?: (error: GraphQLError) => GraphQLError;
+}
+
+/**
+ * Parsed and validated documents by query text, the step that dominates a small query's cost
+ * in graphql-js. Bounded in entries and in key length, least recently used first out. Only
+ * documents that parse are kept; their validation result (errors included) is kept with them,
+ * since schema and rules never change while the app runs.
+ */
+export class DocumentCache {
+  readonly #options: DocumentCacheOptions;
+  readonly #documents = new Map<string, DocumentNode>();
+  readonly #validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+
+  constructor(options: DocumentCacheOptions) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#documents.size;
+  }
+
+  /** graphql-http's `parse` hook. Throws graphql's syntax GraphQLError (400) as `parse` does. */
+  parse = (source: string | Source): DocumentNode => {
+    if (typeof source !== 'string') return parse(source, { maxTokens: this.#options.maxTokens });
+    const cached = this.#documents.get(source);
+    if (cached !== undefined) {
+      // Re-insert to mark it most recently used (Map keeps insertion order).
+      this.#documents.delete(source);
+      this.#documents.set(source, cached);
+      return cached;
+    }
+    const document = parse(source, { maxTokens: this.#options.maxTokens });
+    if (source.length <= this.#options.maxQueryLength) {
+      if (this.#documents.size >= this.#options.maxEntries) {
+        this.#documents.delete(this.#documents.keys().next().value!);
+      }
+      this.#documents.set(source, document);
+    }
+    return document;
+  };
+
+  /** graphql-http's `validate` hook: the schema and rules are the cache's own, fixed at construction. */
+  validate = (_schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] => {
+    let errors = this.#validated.get(document);
+    if (errors === undefined) {
+      errors = validate(this.#options.schema, document, this.#options.rules);
+      if (this.#options.mapError) errors = errors.map(this.#options.mapError);
+      this.#validated.set(document, errors);
+    }
+    return errors;
+  };
+}

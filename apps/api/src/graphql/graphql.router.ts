@@ -1,0 +1,75 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock, LastUsedRecorder } from '@latchkey/core';
+import type { Db } from '@latchkey/db';
+import type { Logger } from '@latchkey/logging';
+import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
+import { readBearerCredentials } from '../bearer/bearer-credentials.ts';
+import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-response.ts';
+import { readBody, TOO_LARGE } from '../http/read-body.ts';
+import type { GraphqlHandler } from './graphql.handler.ts';
+
+/** GQ-21: far above any real query of this schema (GQ-22 stops a document at 2,000 tokens). */
+export const BODY_LIMIT_BYTES = 100 * 1024;
+
+export interface GraphqlRouteDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  recorder: LastUsedRecorder;
+  graphql: GraphqlHandler;
+}
+
+/**
+ * `/graphql`, in order: credentials syntax (no I/O) → declared body size → token check (one
+ * indexed read) → body → graphql-http (request params, cached parse and validation,
+ * execution). Every operation needs a token, so nothing is parsed for an anonymous caller.
+ */
+export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    const credentials = readBearerCredentials(req);
+    if (declaresTooLargeBody(req)) return sendTooLarge(res);
+
+    const outcome = await authenticateBearer(deps, credentials);
+    if (!outcome.ok) return sendRejection(res, outcome.rejection);
+    deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
+
+    let body: string | null = null;
+    if (req.method === 'POST') {
+      const read = await readBody(req, BODY_LIMIT_BYTES);
+      if (read === undefined) return; // the client went away
+      if (read === TOO_LARGE) return sendTooLarge(res);
+      body = read;
+    }
+
+    const [resultBody, init] = await deps.graphql({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/graphql',
+      headers: req.headers,
+      body,
+      raw: req,
+      context: { principal: outcome.principal },
+    });
+    if (resultBody === null) {
+      // graphql-http answers 405/406/415 without a body; give them the same JSON error shape.
+      const code = init.statusText.toUpperCase().replaceAll(' ', '_');
+      return sendJsonError(res, init.status, init.statusText, code, init.headers);
+    }
+    sendBody(res, init.status, resultBody, init.headers?.['content-type'] ?? JSON_CONTENT_TYPE, init.headers);
+  };
+}
+
+function declaresTooLargeBody(req: IncomingMessage): boolean {
+  const declared = req.headers['content-length'];
+  return declared !== undefined && Number(declared) > BODY_LIMIT_BYTES;
+}
+
+function sendTooLarge(res: ServerResponse): void {
+  // The rest of the body is not read; closing the connection stops the client from sending it.
+  sendJsonError(res, 413, `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE', {
+    connection: 'close',
+  });
+}
+
+function sendRejection(res: ServerResponse, rejection: BearerRejection): void {
+  sendJsonError(res, rejection.status, rejection.message, rejection.code, rejection.headers);
+}

@@ -1,0 +1,29 @@
+import { GraphQLID, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig } from '../graphql-js.ts';
+import type { Principal } from '@latchkey/core';
+import type { ApiContext } from '../api-context.ts';
+
+export interface Profile {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** The token's user. The token check already read name and email, so no second query. */
+export function profileOf(principal: Principal): Profile {
+  return { id: principal.userId, name: principal.userName, email: principal.userEmail };
+}
+
+export const ProfileType = new GraphQLObjectType<Profile, ApiContext>({
+  name: 'Profile',
+  description: 'The user the access token or personal access token belongs to.',
+  fields: {
+    id: { type: new GraphQLNonNull(GraphQLID) },
+    name: { type: new GraphQLNonNull(GraphQLString) },
+    email: { type: new GraphQLNonNull(GraphQLString) },
+  },
+});
+
+export const profileField: GraphQLFieldConfig<unknown, ApiContext> = {
+  type: new GraphQLNonNull(ProfileType),
+  resolve: (_root, _args, context) => profileOf(context.principal),
+};
