@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import portal from './apps/portal/eslint.config.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
@@ -23,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/config/**', 'scripts/**', 'bench/**', '**/*.test.ts', 'test/**', 'playwright.config.ts', 'e2e/**'],
+    files: ['packages/config/**', 'scripts/**', 'bench/**', '**/*.test.ts', 'test/**', 'playwright.config.ts', 'e2e/**', 'examples/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
@@ -35,4 +36,6 @@ export default tseslint.config(
       ],
     },
   },
+  // apps/portal: React hooks and accessibility rules, and the import boundaries between features.
+  ...portal,
 );

@@ -89,6 +89,7 @@ const entries = {
   test: [node, ['scripts/test.ts', ...args]],
   cli: [node, ['apps/cli/src/main.ts', ...args]],
   bench: [node, ['bench/run.ts', ...args]],
+  dev: [node, ['scripts/dev.ts', ...args]],
   run: [node, [pnpm, 'run', ...args]],
 };
 const entry = entries[command];

@@ -1,10 +1,12 @@
-// `npm test`: type-check, lint, then every test runner. Ends with one line
-// `N passed, N failed` (the totals of every runner, with type-check and lint counted as one
-// check each) and exits non-zero on any failure; .ci/run relies on both.
+// `npm test`: type-check, lint, then every test runner (Vitest, then Playwright's end-to-end
+// suite). Ends with one line `N passed, N failed` (the totals of every runner, with type-check
+// and lint counted as one check each) and exits non-zero on any failure; .ci/run relies on both.
+// Arguments are Vitest filters: with any, only Vitest runs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureBrowser } from './ensure-browser.ts';
 
 interface Totals {
   passed: number;
@@ -14,9 +16,9 @@ const totals: Totals = { passed: 0, failed: 0 };
 const reports = mkdtempSync(join(tmpdir(), 'latchkey-test-'));
 const extraArgs = process.argv.slice(2);
 
-function run(title: string, command: string, args: string[]): number {
+function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   process.stderr.write(`\n=== ${title} ===\n`);
-  const result = spawnSync(command, args, { stdio: 'inherit' });
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
   return result.status ?? 1;
 }
 
@@ -34,7 +36,13 @@ interface VitestJson {
 
 function vitest(): void {
   const out = join(reports, 'vitest.json');
-  const status = run('vitest', 'vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extraArgs]);
+  const status = run('vitest', 'vitest', [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...extraArgs,
+  ]);
   if (!existsSync(out)) {
     totals.failed += 1;
     return;
@@ -53,7 +61,40 @@ if (extraArgs.length === 0) {
   }
   check('lint (eslint)', 'eslint', ['--max-warnings=0', '.']);
 }
+
+interface PlaywrightJson {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+}
+
+/** The end-to-end suite (playwright.config.ts starts the system itself); counted from its JSON report. */
+function playwright(): void {
+  let chromium: string | undefined;
+  try {
+    process.stderr.write('\n=== browser for the end-to-end tests ===\n');
+    chromium = ensureBrowser();
+    process.stderr.write(chromium ? `Chromium: ${chromium}\n` : "Chromium: Playwright's own\n");
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    totals.failed += 1;
+    return;
+  }
+  const out = join(reports, 'playwright.json');
+  const env = { ...process.env, E2E_JSON_REPORT: out, E2E_CHROMIUM: chromium ?? '' };
+  const status = run('playwright (end-to-end)', 'playwright', ['test'], env);
+  if (!existsSync(out)) {
+    totals.failed += 1;
+    return;
+  }
+  const { stats } = JSON.parse(readFileSync(out, 'utf8')) as PlaywrightJson;
+  // A test that passed on CI's one retry counts as passed; Playwright's own summary names it flaky.
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  // A failed global setup (the system did not start) fails the run with no failed test.
+  if (status !== 0 && stats.unexpected === 0) totals.failed += 1;
+}
+
 vitest();
+if (extraArgs.length === 0) playwright();
 rmSync(reports, { recursive: true, force: true });
 
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);

@@ -32,7 +32,8 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+  // Two levels deep: `*.*.key` paths cost ~25 µs per line in pino's redactor, for no field we log.
+  const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`]);
   return pino(
     {
       level: options.level,

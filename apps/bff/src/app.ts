@@ -1,0 +1,61 @@
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import type { BffDeps } from './deps.ts';
+import { errorHandler, notFound } from './http/error-handler.ts';
+import { noStore } from './http/no-store.middleware.ts';
+import { requireJsonIfBody, requirePortalRequest } from './http/portal-request.middleware.ts';
+import { requestLogger } from './http/request-logger.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { parseTrustProxy } from './http/trust-proxy.ts';
+import { loginTransactions } from './oidc/login-transaction.ts';
+import { createOidcClient } from './oidc/oidc-client.ts';
+import { oidcRouter } from './oidc/oidc.router.ts';
+import { accountProxyRouter } from './proxy/account-proxy.router.ts';
+import { graphqlProxyRouter } from './proxy/graphql-proxy.router.ts';
+import { createUpstream } from './proxy/upstream.ts';
+import { isHttps, portalSessions } from './session/portal-session.ts';
+import { sessionTokens } from './session/session-tokens.ts';
+import { sessionRouter } from './session/session.router.ts';
+import { createTokenSealer } from './session/token-sealing.ts';
+import { spaRouter } from './spa/spa.router.ts';
+
+/** apps/portal/dist, where `vite build` puts the SPA. */
+export const DEFAULT_PORTAL_DIST = fileURLToPath(new URL('../../portal/dist', import.meta.url));
+
+/**
+ * Builds the portal's backend-for-frontend (DESIGN.md D9): the SPA's only server. It signs
+ * users in as a confidential OAuth client, keeps their tokens in a server-side session,
+ * proxies the account endpoints and /graphql with those tokens, and serves the built SPA.
+ * Does no I/O; main.ts and tests listen on it.
+ */
+export function createBffApp(deps: BffDeps): express.Express {
+  const { config, db, clock, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind a TLS-terminating proxy, req.secure (and so the Secure session cookie) and req.ip
+  // come from X-Forwarded-* only when the proxy is trusted (BF-CK-02).
+  app.set('trust proxy', parseTrustProxy(config.trustProxy));
+
+  const portalOrigin = new URL(config.portal.url).origin;
+  const sealer = createTokenSealer(config.sessionSecret);
+  const sessions = portalSessions(config, db, clock);
+  const client = createOidcClient(deps);
+  const upstream = createUpstream(deps);
+  const tokens = sessionTokens({ clock, logger, store: sessions.store, sealer, client });
+  const transactions = loginTransactions(config, db, clock, sealer);
+  const portalRequest = [requirePortalRequest(portalOrigin), requireJsonIfBody];
+  const session = sessions.middleware;
+
+  app.use(requestLogger(logger));
+  app.use(securityHeaders({ https: isHttps(config) }));
+  app.use('/bff', noStore);
+  app.use(oidcRouter({ config, clock, logger, client, transactions, tokens, upstream, session, portalOrigin }));
+  app.use(sessionRouter({ logger, sessions, tokens, client, portalRequest }));
+  app.use(accountProxyRouter({ config, tokens, upstream, session, portalRequest }));
+  app.use(graphqlProxyRouter({ config, tokens, upstream, session, portalRequest }));
+  app.use('/bff', notFound);
+  app.use(spaRouter(deps.portalDist ?? DEFAULT_PORTAL_DIST));
+  app.use(notFound);
+  app.use(errorHandler(logger, sessions.clearCookie));
+  return app;
+}

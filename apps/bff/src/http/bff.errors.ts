@@ -1,0 +1,87 @@
+/**
+ * Errors raised at the BFF's HTTP edge. Each carries its status and its error code, written
+ * once here; http/error-handler.ts turns them into `{error, error_description}` JSON, or a
+ * small page on the browser-navigation routes (sign-in start and callback).
+ */
+export abstract class BffHttpError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  readonly description: string;
+  constructor(description: string, options?: { cause?: unknown }) {
+    super(description, options);
+    this.name = new.target.name;
+    this.description = description;
+  }
+}
+
+/** DESIGN.md D9: a state-changing request without the portal's header, or from another origin. */
+export class Forbidden extends BffHttpError {
+  readonly status = 403;
+  readonly code = 'forbidden';
+}
+
+/** No live session, or one whose tokens the authorization server no longer honours (BF-RT-02). */
+export class Unauthenticated extends BffHttpError {
+  readonly status = 401;
+  readonly code = 'unauthenticated';
+}
+
+/**
+ * The session's grant is gone (refresh answered invalid_grant, or a fresh token is refused):
+ * the session must be destroyed before the 401 (BF-RT-02).
+ */
+export class SessionEnded extends Unauthenticated {}
+
+export class UnsupportedMediaType extends BffHttpError {
+  readonly status = 415;
+  readonly code = 'unsupported_media_type';
+}
+
+export class NotFound extends BffHttpError {
+  readonly status = 404;
+  readonly code = 'not_found';
+}
+
+export class MethodNotAllowed extends BffHttpError {
+  readonly status = 405;
+  readonly code = 'method_not_allowed';
+  readonly allow: string;
+  constructor(allow: string) {
+    super(`Use ${allow} for this endpoint.`);
+    this.allow = allow;
+  }
+}
+
+/** BF-ST-*: the callback does not belong to a sign-in this browser started (RFC 9700 §4.7). */
+export class InvalidCallback extends BffHttpError {
+  readonly status = 400;
+  readonly code = 'invalid_callback';
+}
+
+/** An upstream (authorization server or API) could not be reached or failed to answer. */
+export class UpstreamUnavailable extends BffHttpError {
+  readonly status = 503;
+  readonly code = 'upstream_unavailable';
+}
+
+/** An upstream did not answer within the time limit. */
+export class UpstreamTimeout extends BffHttpError {
+  readonly status = 504;
+  readonly code = 'upstream_timeout';
+}
+
+/**
+ * BF-RD-01: the session store (the database) failed. A 503 with Retry-After, never a 401:
+ * "no session" would send the SPA to sign in, and sign-in needs the same store, so a 401
+ * here starts a loop.
+ */
+export class SessionStoreUnavailable extends BffHttpError {
+  readonly status = 503;
+  readonly code = 'temporarily_unavailable';
+}
+
+/** Too many sign-in starts from one address. */
+export class TooManyRequests extends BffHttpError {
+  readonly status = 429;
+  readonly code = 'too_many_requests';
+}

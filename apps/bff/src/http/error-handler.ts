@@ -1,0 +1,99 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { Logger } from '@latchkey/logging';
+import { BffHttpError, MethodNotAllowed, NotFound, SessionEnded } from './bff.errors.ts';
+import { isDatabaseFailure } from './dependency-failure.ts';
+import { sendNotice } from './notice-page.ts';
+
+/** Seconds a client should wait after a 503 (D-10). */
+export const RETRY_AFTER_SECONDS = '5';
+
+/** Top-level browser navigations get a page; the SPA's fetches get JSON. */
+const PAGE_ROUTES = /^\/bff\/(?:login|callback)\/?$/i;
+
+interface Failure {
+  status: number;
+  code: string;
+  description: string;
+}
+
+/** body-parser marks its own errors with `type` and a 4xx `status`; the message may echo input. */
+function bodyParserFailure(err: unknown): Failure | undefined {
+  const { status, type } = (err ?? {}) as { status?: unknown; type?: unknown };
+  if (typeof status !== 'number' || status < 400 || status > 499 || typeof type !== 'string') return undefined;
+  if (status === 413) return { status, code: 'payload_too_large', description: 'The request body is too large.' };
+  if (status === 415) return { status, code: 'unsupported_media_type', description: 'Send UTF-8 application/json.' };
+  return { status, code: 'invalid_request', description: 'The request could not be read.' };
+}
+
+function classify(err: unknown): Failure {
+  if (err instanceof BffHttpError) return { status: err.status, code: err.code, description: err.description };
+  if (isDatabaseFailure(err)) {
+    return {
+      status: 503,
+      code: 'temporarily_unavailable',
+      description: 'The portal is temporarily unavailable. Try again in a few seconds.',
+    };
+  }
+  return (
+    bodyParserFailure(err) ?? {
+      status: 500,
+      code: 'server_error',
+      description: 'An unexpected error occurred. Try again.',
+    }
+  );
+}
+
+function send(req: Request, res: Response, failure: Failure): void {
+  if (failure.status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);
+  if (PAGE_ROUTES.test(req.path)) {
+    const signInAgain = { href: '/bff/login', label: 'Sign in again' };
+    sendNotice(res, failure.status, {
+      title: failure.status >= 500 ? 'Sign-in is temporarily unavailable' : 'Sign-in could not be completed',
+      detail: failure.description,
+      action: signInAgain,
+    });
+    return;
+  }
+  res.status(failure.status).set('Cache-Control', 'no-store').json({
+    error: failure.code,
+    error_description: failure.description,
+  });
+}
+
+/**
+ * The one place errors become responses (STYLE.md §4). Expected 4xx are logged at info
+ * without the error object; anything else at error with the stack, which never reaches the
+ * response. A session whose grant died is destroyed and its cookie cleared first (BF-RT-02).
+ */
+export function errorHandler(logger: Logger, clearSessionCookie: (res: Response) => void): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      logger.error({ err, method: req.method, path: req.path }, 'error after the response started');
+      next(err);
+      return;
+    }
+    const failure = classify(err);
+    if (err instanceof MethodNotAllowed) res.set('Allow', err.allow);
+    if (failure.status >= 500) {
+      // An upstream or the database failed: operators need the cause (never a token: the
+      // errors carry OAuth error bodies, socket errors and SQLite messages).
+      logger.error({ err, method: req.method, path: req.path, status: failure.status }, 'request failed');
+    } else {
+      logger.info(
+        { method: req.method, path: req.path, status: failure.status, reason: failure.code },
+        'request rejected',
+      );
+    }
+    if (failure.status >= 500 || err instanceof SessionEnded) {
+      // No session cookie and no end-of-request save on a failed request: express-session
+      // skips both when req.session is gone.
+      (req as { session?: unknown }).session = undefined;
+    }
+    if (err instanceof SessionEnded) clearSessionCookie(res);
+    send(req, res, failure);
+  };
+}
+
+export const notFound: RequestHandler = () => {
+  throw new NotFound('No such endpoint.');
+};

@@ -1,0 +1,47 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Forbidden, UnsupportedMediaType } from './bff.errors.ts';
+
+/** The header the SPA sends on every state-changing call (DESIGN.md D9). */
+export const PORTAL_HEADER = 'x-latchkey-portal';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * CSRF defence for the JSON API (BBA "Cookie Security", SECURITY.md §6 option B). A request
+ * that changes state must carry `X-Latchkey-Portal: 1`, which a cross-site form or a
+ * "simple" fetch cannot send without a CORS preflight this server never grants (BF-CS-01,
+ * BF-CS-03, BF-LO-02); and when the browser says where it comes from, `Origin` must be the
+ * portal and `Sec-Fetch-Site` same-origin (BF-CS-02). Reads get the provenance check too: a
+ * proxied GET from another site has no business here. Runs before the session is loaded, so
+ * a refused request costs no database read and reaches no upstream.
+ */
+export function requirePortalRequest(portalOrigin: string) {
+  return function checkPortalRequest(req: Request, _res: Response, next: NextFunction): void {
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== portalOrigin) throw new Forbidden('Cross-origin requests are refused.');
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && !(site === 'none' && SAFE_METHODS.has(req.method))) {
+      throw new Forbidden('Cross-site requests are refused.');
+    }
+    if (!SAFE_METHODS.has(req.method) && req.headers[PORTAL_HEADER] !== '1') {
+      throw new Forbidden(`Send the ${PORTAL_HEADER} header.`);
+    }
+    next();
+  };
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Only JSON bodies are accepted (BF-CS-04): a text/plain or form body is what a cross-site
+ * page can send without a preflight, so it is refused even from the portal's own origin.
+ */
+export function requireJsonIfBody(req: Request, _res: Response, next: NextFunction): void {
+  if (hasBody(req) && !req.is('application/json')) {
+    throw new UnsupportedMediaType('Send the request body as application/json.');
+  }
+  next();
+}

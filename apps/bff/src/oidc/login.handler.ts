@@ -1,0 +1,34 @@
+import type { RequestHandler } from 'express';
+import * as oidc from 'openid-client';
+import { redirectTo } from '../http/redirect.ts';
+import type { LoginTransactions } from './login-transaction.ts';
+import type { PortalOidcClient } from './oidc-client.ts';
+import { safeReturnPath } from './return-to.ts';
+
+/**
+ * GET /bff/login?returnTo=/path[&prompt=login]: starts the authorization code flow (RFC 6749 §4.1.1) with a
+ * one-time `state` (RFC 9700 §4.7) and a PKCE S256 challenge (RFC 7636, RFC 9700 §2.1.1). The
+ * state, the verifier and the return path stay server-side in the login transaction; the
+ * browser gets only the transaction cookie and the redirect.
+ */
+export function startSignIn(
+  client: PortalOidcClient,
+  transactions: LoginTransactions,
+  portalOrigin: string,
+): RequestHandler {
+  return async (req, res) => {
+    const returnTo = safeReturnPath(req.query.returnTo, portalOrigin); // OR-02
+    const state = oidc.randomState();
+    const codeVerifier = oidc.randomPKCECodeVerifier(); // fresh per transaction (PK-09)
+    // Discovery happens here first, so an unreachable server leaves no transaction behind.
+    const url = await client.authorizationUrl({
+      state,
+      codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      // After an explicit sign-out the portal asks for the password again, even though the
+      // authorization server's own session still lives; no other prompt value is passed on.
+      ...(req.query.prompt === 'login' ? { prompt: 'login' as const } : {}),
+    });
+    await transactions.start(req, res, { state, codeVerifier, returnTo, issuer: client.issuer });
+    redirectTo(res, url.href);
+  };
+}

@@ -1,0 +1,110 @@
+import { createHmac } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import session from 'express-session';
+import type { Clock } from '@latchkey/core';
+import type { Config } from '@latchkey/config';
+import type { Db } from '@latchkey/db';
+import { PortalSessionStore } from './portal-session.store.ts';
+
+/** The signed-in user as the SPA sees it (GET /bff/session). */
+export interface PortalUser {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** Tokens as stored: both values sealed with AES-GCM (token-sealing.ts), never plaintext. */
+export interface SealedTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** When the access token expires (ms, injected clock), if the server said. */
+  expiresAt: number | null;
+}
+
+export interface PortalSignIn {
+  user: PortalUser;
+  tokens: SealedTokens;
+  signedInAt: number;
+}
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Set only by a completed sign-in, always on a freshly regenerated id (BF-SF-01). */
+    portal: PortalSignIn;
+  }
+}
+
+/** A sign-in to the portal lasts this long, then the SPA sends the user through sign-in again. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+export function isHttps(config: Config): boolean {
+  return config.portal.url.startsWith('https://');
+}
+
+/**
+ * DESIGN.md D9: browsers share cookies across ports on localhost, so the name is the portal's
+ * own; over https it gets the `__Host-` prefix (Secure, Path=/, no Domain: BF-CK-01).
+ */
+export function sessionCookieName(config: Config): string {
+  return isHttps(config) ? '__Host-lk_portal_sid' : 'lk_portal_sid';
+}
+
+export function sessionCookieOptions(config: Config) {
+  return { httpOnly: true, sameSite: 'strict', secure: isHttps(config), path: '/' } as const;
+}
+
+/**
+ * The cookie is signed with a key of its own, derived from SESSION_SECRET, so a cookie
+ * minted by the authorization server (same secret) is never a valid portal cookie.
+ */
+function cookieSigningSecret(sessionSecret: string): string {
+  return createHmac('sha256', sessionSecret).update('latchkey portal session cookie').digest('base64url');
+}
+
+export interface PortalSessions {
+  middleware: RequestHandler;
+  store: PortalSessionStore;
+  clearCookie(res: Response): void;
+}
+
+/**
+ * Server-side sessions in the database; the cookie holds only a signed random id
+ * (BBA "Cookie Security"). SameSite=Strict: nothing cross-site ever needs the session;
+ * the return from the authorization server relies on the separate Lax transaction cookie
+ * (BF-CK-01). Nothing is stored before sign-in.
+ */
+export function portalSessions(config: Config, db: Db, clock: Clock): PortalSessions {
+  const store = new PortalSessionStore(db, clock, SESSION_TTL_MS);
+  const name = sessionCookieName(config);
+  const cookie = sessionCookieOptions(config);
+  const middleware = session({
+    name,
+    secret: cookieSigningSecret(config.sessionSecret),
+    store,
+    resave: false,
+    saveUninitialized: false,
+    rolling: false,
+    cookie: { ...cookie, maxAge: SESSION_TTL_MS },
+  });
+  return {
+    middleware,
+    store,
+    // BF-LO-03: the same attributes as when it was set, or a browser keeps the old cookie.
+    clearCookie: (res) => {
+      res.cookie(name, '', { ...cookie, maxAge: 0 });
+    },
+  };
+}
+
+/** A new session id, keeping nothing of the old session (session fixation, BF-SF-01). */
+export function regenerateSession(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.regenerate((err: unknown) => (err ? reject(err) : resolve())));
+}
+
+export function saveSession(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.save((err: unknown) => (err ? reject(err) : resolve())));
+}
+
+export function destroySession(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.destroy((err: unknown) => (err ? reject(err) : resolve())));
+}

@@ -1,0 +1,127 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Clock } from '@latchkey/core';
+import type { Logger } from '@latchkey/logging';
+import { SessionEnded, Unauthenticated } from '../http/bff.errors.ts';
+import { GrantRejected } from '../oidc/oidc.errors.ts';
+import type { IssuedTokens, PortalOidcClient } from '../oidc/oidc-client.ts';
+import type { UpstreamAnswer } from '../proxy/upstream.ts';
+import type { PortalSessionStore } from './portal-session.store.ts';
+import type { PortalSignIn, SealedTokens } from './portal-session.ts';
+import type { TokenSealer } from './token-sealing.ts';
+
+/** Refresh a little before the access token's stated expiry, not after a refused call. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+export interface SessionTokens {
+  seal(tokens: IssuedTokens): SealedTokens;
+  open(tokens: SealedTokens): IssuedTokens | undefined;
+  /**
+   * Calls an upstream with the session's access token. BF-PX-02: an answer of 401 means the
+   * token is dead; the session refreshes once (single-flight, BF-RT-01) and the call is made
+   * once more. A second 401, or a refresh the server refuses (BF-RT-02), ends the session.
+   */
+  withAccessToken(req: Request, call: (accessToken: string) => Promise<UpstreamAnswer>): Promise<UpstreamAnswer>;
+}
+
+export interface SessionTokensDeps {
+  clock: Clock;
+  logger: Logger;
+  store: PortalSessionStore;
+  sealer: TokenSealer;
+  client: PortalOidcClient;
+}
+
+export function signInOf(req: Request): PortalSignIn {
+  const signIn = req.session?.portal;
+  if (!signIn) throw new Unauthenticated('Sign in to use the portal.');
+  return signIn;
+}
+
+/** 401 `unauthenticated` before any body is read or any upstream is called. */
+export function requireSignIn(req: Request, _res: Response, next: NextFunction): void {
+  signInOf(req);
+  next();
+}
+
+/**
+ * D-4: the authorization server rotates refresh tokens strictly, and a second use of one
+ * revokes the whole grant. Concurrent requests of one session therefore share one refresh:
+ * an in-process promise per session id. A request that saw its token refused after that
+ * refresh finished finds the new tokens in the store and does not refresh again. (Several
+ * BFF instances would need a lock in the shared store instead.)
+ */
+export function sessionTokens(deps: SessionTokensDeps): SessionTokens {
+  const { store, sealer, client } = deps;
+  const inflight = new Map<string, Promise<IssuedTokens>>();
+
+  function seal(tokens: IssuedTokens): SealedTokens {
+    return {
+      accessToken: sealer.seal(tokens.accessToken),
+      refreshToken: sealer.seal(tokens.refreshToken),
+      expiresAt: tokens.expiresAt,
+    };
+  }
+
+  function open(tokens: SealedTokens): IssuedTokens | undefined {
+    const accessToken = sealer.open(tokens.accessToken);
+    const refreshToken = sealer.open(tokens.refreshToken);
+    if (accessToken === undefined || refreshToken === undefined) return undefined;
+    return { accessToken, refreshToken, expiresAt: tokens.expiresAt };
+  }
+
+  async function endSession(sid: string, reason: string): Promise<never> {
+    await store.remove(sid);
+    deps.logger.info({ reason }, 'portal session ended');
+    throw new SessionEnded('Your session has ended. Sign in again.');
+  }
+
+  async function refreshStored(sid: string, staleAccessToken: string): Promise<IssuedTokens> {
+    // Read fresh from the store, not from this request's copy of the session.
+    const data = await store.readSession(sid);
+    const signIn = data?.portal;
+    if (!data || !signIn) throw new SessionEnded('Your session has ended. Sign in again.');
+    const stored = open(signIn.tokens);
+    if (!stored) return endSession(sid, 'session tokens unreadable');
+    if (stored.accessToken !== staleAccessToken) return stored;
+    let issued: IssuedTokens;
+    try {
+      issued = await client.refresh(stored.refreshToken);
+    } catch (err) {
+      if (err instanceof GrantRejected) return endSession(sid, `refresh refused: ${err.oauthError}`);
+      throw err;
+    }
+    const saved = await store.replace(sid, { ...data, portal: { ...signIn, tokens: seal(issued) } });
+    if (!saved) throw new SessionEnded('Your session has ended. Sign in again.');
+    return issued;
+  }
+
+  function refreshOnce(sid: string, staleAccessToken: string): Promise<IssuedTokens> {
+    let pending = inflight.get(sid);
+    if (!pending) {
+      pending = refreshStored(sid, staleAccessToken).finally(() => inflight.delete(sid));
+      inflight.set(sid, pending);
+    }
+    return pending;
+  }
+
+  return {
+    seal,
+    open,
+    async withAccessToken(req, call) {
+      const sid = req.sessionID;
+      const sealed = signInOf(req).tokens;
+      // Only the access token is opened on this hot path; the refresh token when it is used.
+      let accessToken = sealer.open(sealed.accessToken);
+      if (accessToken === undefined) return endSession(sid, 'session tokens unreadable');
+      if (sealed.expiresAt !== null && sealed.expiresAt - EXPIRY_MARGIN_MS <= deps.clock.now()) {
+        accessToken = (await refreshOnce(sid, accessToken)).accessToken;
+      }
+      const first = await call(accessToken);
+      if (first.status !== 401) return first;
+      accessToken = (await refreshOnce(sid, accessToken)).accessToken;
+      const second = await call(accessToken);
+      if (second.status === 401) return endSession(sid, 'fresh access token refused');
+      return second;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { request as httpRequest } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PortalBrowser,
+  startPortalSystem,
+  startSecondBff,
+  type PortalSystem,
+  type SecondBff,
+} from '../../../../test/support/portal-system.ts';
+
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-Abc123.js"></script></head><body><div id="root"></div></body></html>';
+
+let system: PortalSystem;
+let dist: string;
+let browser: PortalBrowser;
+
+beforeAll(async () => {
+  dist = mkdtempSync(join(tmpdir(), 'latchkey-portal-dist-'));
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'index.html'), INDEX);
+  writeFileSync(join(dist, 'assets', 'index-Abc123.js'), 'console.log("portal");');
+  writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  system = await startPortalSystem({}, { portalDist: dist });
+  browser = new PortalBrowser(system);
+});
+afterAll(async () => {
+  await system?.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+/** Every source of every directive is a keyword, this origin, data: or blob: (RF-01: no third party). */
+function cspDirectives(header: string | null): Map<string, string[]> {
+  const directives = new Map<string, string[]>();
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) directives.set(name, values);
+  }
+  return directives;
+}
+
+describe('the built SPA', () => {
+  it('GET / and any deep link that accepts HTML: index.html, no-store', async () => {
+    for (const path of ['/', '/clients', '/tokens?page=2', '/explorer', '/no/such/page']) {
+      const answer = await browser.navigate(path);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(INDEX);
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('the security headers: CSP for the SPA and GraphiQL, no framing, no referrer, nothing third-party', async () => {
+    const answer = await browser.navigate('/explorer');
+    const csp = cspDirectives(answer.headers.get('content-security-policy'));
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(csp.get('worker-src')).toEqual(["'self'", 'blob:']);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'none'"]);
+    for (const values of csp.values()) {
+      for (const value of values) expect(value).toMatch(/^(?:'[a-z-]+'|data:|blob:)$/);
+    }
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(answer.headers.get('strict-transport-security')).toBeNull(); // http here; see https.test.ts
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(answer.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('hashed assets are cached for a year and immutable; other files revalidate', async () => {
+    const script = await browser.request('/assets/index-Abc123.js', { headers: { accept: '*/*' } });
+    expect(script.status).toBe(200);
+    expect(script.text).toBe('console.log("portal");');
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const icon = await browser.request('/favicon.svg', { headers: { accept: 'image/*' } });
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('a missing asset is a 404, never index.html', async () => {
+    const answer = await browser.request('/assets/index-Missing.js', { headers: { accept: '*/*' } });
+    expect(answer.status).toBe(404);
+    expect(answer.text).not.toContain('<div id="root">');
+  });
+
+  it('a POST outside /bff: 404 JSON', async () => {
+    const answer = await browser.request('/clients', { json: {} });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: 'not_found' });
+  });
+
+  it.each(['/../package.json', '/assets/../../package.json', '/..%2F..%2Fpackage.json', '/%2e%2e/%2e%2e/package.json'])(
+    'a path climbing out of dist (%s) is a 404',
+    async (path) => {
+      const url = new URL(system.portalUrl);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path, headers: { accept: '*/*' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(404);
+    },
+  );
+});
+
+describe('the SPA not built yet', () => {
+  let bff: SecondBff;
+  beforeAll(async () => {
+    bff = await startSecondBff(system, { portalDist: join(dist, 'missing') });
+  });
+  afterAll(() => bff?.close());
+
+  it('GET / answers a small 503 page saying the portal is not built, and the BFF endpoints still work', async () => {
+    const answer = await browser.navigate(`${bff.url}/`);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(answer.text).toContain('The portal is not built yet');
+    expect((await browser.request(`${bff.url}/bff/session`)).status).toBe(401);
+  });
+});

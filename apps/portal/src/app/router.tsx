@@ -1,0 +1,69 @@
+import type { FetchQueryOptions, QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { paths } from '../config/paths.ts';
+import { clientsQueryOptions } from '../features/clients/api/get-clients.ts';
+import { sessionQueryOptions } from '../features/session/api/get-session.ts';
+import { tokensQueryOptions } from '../features/tokens/api/get-tokens.ts';
+import { AppLayout } from './routes/app-layout.tsx';
+import { homeLoader, Home } from './routes/home.tsx';
+import { NotFound } from './routes/not-found.tsx';
+import { RouteErrorBoundary } from './routes/route-error.tsx';
+import { StartingUp } from './routes/starting-up.tsx';
+
+/**
+ * Starts a route's data on navigation, in parallel with its lazy module, through the same
+ * query options the page reads (STYLE.md §6). It never blocks: the page shows its own loading
+ * and error states.
+ */
+function prefetch(queryClient: QueryClient, ...queries: FetchQueryOptions<any, any, any, any>[]) {
+  return function prefetchLoader(): null {
+    for (const query of queries) void queryClient.prefetchQuery(query);
+    return null;
+  };
+}
+
+/** The portal's routes. Page modules load lazily; the Explorer (GraphiQL, Monaco) is its own large chunk. */
+export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      path: paths.home.path,
+      ErrorBoundary: RouteErrorBoundary,
+      HydrateFallback: StartingUp,
+      children: [
+        { index: true, loader: homeLoader, Component: Home },
+        {
+          path: paths.signedOut.path,
+          lazy: { Component: async () => (await import('./routes/signed-out.tsx')).SignedOutRoute },
+        },
+        {
+          Component: AppLayout,
+          loader: prefetch(queryClient, sessionQueryOptions()),
+          children: [
+            {
+              path: paths.clients.path,
+              ErrorBoundary: RouteErrorBoundary,
+              loader: prefetch(queryClient, clientsQueryOptions()),
+              lazy: { Component: async () => (await import('./routes/clients.tsx')).ClientsRoute },
+            },
+            {
+              path: paths.tokens.path,
+              ErrorBoundary: RouteErrorBoundary,
+              loader: prefetch(queryClient, tokensQueryOptions()),
+              lazy: { Component: async () => (await import('./routes/tokens.tsx')).TokensRoute },
+            },
+            {
+              path: paths.explorer.path,
+              ErrorBoundary: RouteErrorBoundary,
+              lazy: { Component: async () => (await import('./routes/graphiql.tsx')).GraphiqlRoute },
+            },
+            { path: '*', Component: NotFound },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(createAppRoutes(queryClient));
+}

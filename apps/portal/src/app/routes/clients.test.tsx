@@ -1,0 +1,199 @@
+import { within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { db, iso, makeClient, NOW } from '../../testing/mocks/db.ts';
+import { server } from '../../testing/mocks/server.ts';
+import { cacheContents, expectSignInRedirect, renderApp, screen } from '../../testing/test-utils.tsx';
+
+const CLIENT_SECRET = 'lks_SECRETsecretSECRETsecret0123abcd';
+
+async function openNewClient(user: ReturnType<typeof renderApp>['user']) {
+  await user.click(screen.getByRole('button', { name: 'New client' }));
+  return screen.getByRole('dialog', { name: 'New client' });
+}
+
+describe('API clients page', () => {
+  it('lists clients with name, client ID, redirect URL, created and status; revoked ones stay, marked revoked', async () => {
+    db.clients = [
+      makeClient({ id: 'lkc_active1', name: 'Acme Dashboard', redirect_uri: 'https://dashboard.acme.test/callback' }),
+      makeClient({ id: 'lkc_revoked', name: 'Old CLI', redirect_uri: 'http://127.0.0.1:8080/cb', status: 'revoked', revoked_at: iso(NOW) }),
+    ];
+    renderApp('/clients');
+
+    const table = await screen.findByRole('table', { name: 'API clients' });
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Name',
+      'Client ID',
+      'Redirect URL',
+      'Created',
+      'Status',
+      'Actions',
+    ]);
+    const [active, revoked] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    expect(active.textContent).toContain('Acme Dashboard');
+    expect(active.textContent).toContain('lkc_active1');
+    expect(active.textContent).toContain('https://dashboard.acme.test/callback');
+    expect(within(active).getByText('Active')).toBeTruthy();
+    expect(within(active).getByRole('button', { name: 'Revoke' })).toBeTruthy();
+    expect(within(revoked).getByText('Revoked')).toBeTruthy();
+    expect(within(revoked).queryByRole('button', { name: 'Revoke' })).toBeNull();
+  });
+
+  it('shows a loading state, then an empty state when there are no clients', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get('/bff/api/clients', async () => {
+        await gate;
+        return HttpResponse.json([]);
+      }),
+    );
+    renderApp('/clients');
+    expect((await screen.findByText('Loading API clients…')).closest('[role="status"]')).toBeTruthy();
+    release();
+    expect(await screen.findByText('No API clients yet')).toBeTruthy();
+  });
+
+  it('shows an error state when the list cannot be loaded', async () => {
+    server.use(http.get('/bff/api/clients', () => new HttpResponse('<h1>Bad gateway</h1>', { status: 502 })));
+    renderApp('/clients');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load your API clients');
+    expect(alert.textContent).toContain('The service is temporarily unavailable. Try again shortly.');
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('registers a client and shows its ID and secret once, each with a copy button, never in the cache', async () => {
+    const { user, queryClient } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+
+    const dialog = await openNewClient(user);
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Client name'));
+    await user.type(within(dialog).getByLabelText('Client name'), '  My App ');
+    await user.type(within(dialog).getByLabelText('Redirect URL'), 'https://app.example.com/callback');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Client created' });
+    expect(shown.textContent).toContain('You will not see this secret again');
+    const clientId = within(shown).getByLabelText<HTMLInputElement>('Client ID').value;
+    expect(clientId).toMatch(/^lkc_/);
+    expect(within(shown).getByLabelText<HTMLInputElement>('Client secret').value).toBe(CLIENT_SECRET);
+
+    await user.click(within(shown).getByRole('button', { name: 'Copy client secret' }));
+    expect(await navigator.clipboard.readText()).toBe(CLIENT_SECRET);
+    await user.click(within(shown).getByRole('button', { name: 'Copy client ID' }));
+    expect(await navigator.clipboard.readText()).toBe(clientId);
+
+    const create = db.requests.find((r) => r.method === 'POST')!;
+    expect(create.path).toBe('/bff/api/clients');
+    expect(create.body).toEqual({ name: 'My App', redirect_uri: 'https://app.example.com/callback' });
+    expect(create.headers.get('X-Latchkey-Portal')).toBe('1');
+
+    // The list behind the dialog now has the client, without its secret.
+    const table = await screen.findByRole('table', { name: 'API clients' });
+    expect(table.textContent).toContain('My App');
+    expect(table.textContent).not.toContain(CLIENT_SECRET);
+    expect(cacheContents(queryClient)).not.toContain(CLIENT_SECRET);
+    expect(window.localStorage.length + window.sessionStorage.length).toBe(0);
+
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.body.textContent).not.toContain(CLIENT_SECRET);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'New client' }));
+  });
+
+  it.each([
+    ['ftp://files.example.com/cb', 'The redirect URL must use https (or http for localhost).'],
+    ['http://app.example.com/callback', 'Use https, or http only for localhost, 127.0.0.1 or [::1].'],
+    ['https://app.example.com/callback#done', 'The redirect URL must not contain a fragment (#).'],
+    ['https://*.example.com/callback', 'The redirect URL must not contain a wildcard (*).'],
+    ['/callback', 'Enter an absolute URL, such as https://app.example.com/callback.'],
+  ])('refuses the redirect URL %s before sending anything', async (url, message) => {
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    await user.type(within(dialog).getByLabelText('Client name'), 'My App');
+    await user.type(within(dialog).getByLabelText('Redirect URL'), url);
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+
+    const field = within(dialog).getByLabelText('Redirect URL');
+    expect(within(dialog).getByText(message)).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(field);
+    expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('accepts loopback http redirect URLs', async () => {
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    await user.type(within(dialog).getByLabelText('Client name'), 'Local tool');
+    await user.type(within(dialog).getByLabelText('Redirect URL'), 'http://localhost:8080/callback');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+    expect(await screen.findByRole('dialog', { name: 'Client created' })).toBeTruthy();
+  });
+
+  it('shows the server’s validation error next to the field it names', async () => {
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    await user.type(within(dialog).getByLabelText('Client name'), 'My App');
+    await user.type(within(dialog).getByLabelText('Redirect URL'), 'https://example.invalid/cb');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+
+    const message = await within(dialog).findByText('The redirect URL must not point at example.invalid.');
+    const field = within(dialog).getByLabelText('Redirect URL');
+    expect(field.getAttribute('aria-describedby')).toContain(message.id);
+    expect(document.activeElement).toBe(field);
+    expect(screen.queryByRole('dialog', { name: 'Client created' })).toBeNull();
+  });
+
+  it('shows a failure that names no field inside the dialog', async () => {
+    server.use(http.post('/bff/api/clients', () => HttpResponse.json({ error: 'forbidden' }, { status: 403 })));
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    await user.type(within(dialog).getByLabelText('Client name'), 'My App');
+    await user.type(within(dialog).getByLabelText('Redirect URL'), 'https://app.example.com/cb');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'The portal refused this request. Reload the page and try again.',
+    );
+  });
+
+  it('closes the form with Escape and returns focus to New client', async () => {
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    // happy-dom has no Escape handling for <dialog>; a browser fires `cancel`.
+    dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
+    await screen.findByRole('button', { name: 'New client' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'New client' }));
+  });
+
+  it('revokes a client after confirmation; it stays listed as revoked', async () => {
+    db.clients = [makeClient({ id: 'lkc_target', name: 'Acme Dashboard' })];
+    const { user } = renderApp('/clients');
+    const row = (await screen.findByText('Acme Dashboard')).closest('tr')!;
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Revoke this client?' });
+    expect(confirm.textContent).toContain('every token it has issued stops working immediately');
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+
+    expect(await within(row).findByText('Revoked')).toBeTruthy();
+    expect(row.textContent).toContain('Acme Dashboard');
+    expect(within(row).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    const revoke = db.requests.find((r) => r.method === 'POST')!;
+    expect(revoke.path).toBe('/bff/api/clients/lkc_target/revoke');
+    expect(revoke.body).toBeUndefined();
+    expect(revoke.headers.get('X-Latchkey-Portal')).toBe('1');
+  });
+
+  it('sends the user to sign in and back here when the session has ended (401)', async () => {
+    db.signedIn = false;
+    renderApp('/clients');
+    await expectSignInRedirect('/clients');
+  });
+});

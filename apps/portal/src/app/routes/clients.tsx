@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { RegionErrorBoundary } from '../../components/region-error-boundary.tsx';
+import { ClientsList } from '../../features/clients/components/clients-list.tsx';
+import { CreateClientDialog } from '../../features/clients/components/create-client-dialog.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+
+export function ClientsRoute() {
+  useDocumentTitle('API clients');
+  const [creating, setCreating] = useState(false);
+  return (
+    <div className="page">
+      <PageHeader
+        title="API clients"
+        description="OAuth clients let your applications sign people in with Latchkey and call the API on their behalf."
+        actions={
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            New client
+          </Button>
+        }
+      />
+      <RegionErrorBoundary title="Could not show your API clients">
+        <ClientsList />
+      </RegionErrorBoundary>
+      {creating ? <CreateClientDialog onClose={() => setCreating(false)} /> : null}
+    </div>
+  );
+}

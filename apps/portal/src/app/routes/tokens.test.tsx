@@ -1,0 +1,238 @@
+import { within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { DAY, db, iso, makeToken, NOW } from '../../testing/mocks/db.ts';
+import { server } from '../../testing/mocks/server.ts';
+import { cacheContents, expectSignInRedirect, renderApp, screen } from '../../testing/test-utils.tsx';
+
+const TOKEN_VALUE = 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz';
+
+describe('API tokens page', () => {
+  it('lists tokens with name, last 4 characters, dates, status, and marks those expiring within 7 days', async () => {
+    db.tokens = [
+      makeToken({ name: 'CI deploys', last4: 'a1B2', last_used_at: iso(NOW - 2 * DAY) }),
+      makeToken({ name: 'Laptop script', last4: 'Zz99', expires_at: iso(NOW + 3 * DAY) }),
+      makeToken({ name: 'Old one', last4: 'Qq11', status: 'revoked' }),
+      makeToken({ name: 'Acme Dashboard', kind: 'oauth', last4: 'Oa0A', status: 'expired', expires_at: iso(NOW - DAY) }),
+    ];
+    renderApp('/tokens');
+
+    const table = await screen.findByRole('table', { name: 'API tokens' });
+    const headers = within(table).getAllByRole('columnheader').map((th) => th.textContent);
+    expect(headers).toEqual(['Name', 'Token', 'Created', 'Expires', 'Last used', 'Status', 'Actions']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(4);
+
+    const ci = within(rows[0]!);
+    expect(ci.getByText('CI deploys')).toBeTruthy();
+    expect(rows[0]!.textContent).toContain('…a1B2');
+    expect(ci.getByText('Active')).toBeTruthy();
+    expect(ci.queryByText('Never')).toBeNull();
+    expect(ci.queryByText('Expires soon')).toBeNull();
+    expect(ci.getByRole('button', { name: 'Revoke' })).toBeTruthy();
+
+    expect(within(rows[1]!).getByText('Expires soon')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Never')).toBeTruthy();
+
+    expect(within(rows[2]!).getByText('Revoked')).toBeTruthy();
+    expect(within(rows[2]!).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(within(rows[3]!).getByText('Expired')).toBeTruthy();
+    expect(within(rows[3]!).getByText('Application access (OAuth)')).toBeTruthy();
+    expect(within(rows[3]!).queryByText('Expires soon')).toBeNull();
+  });
+
+  it('shows a loading state, then an empty state when there are no tokens', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get('/bff/api/tokens', async () => {
+        await gate;
+        return HttpResponse.json([]);
+      }),
+    );
+    renderApp('/tokens');
+    expect((await screen.findByText('Loading API tokens…')).closest('[role="status"]')).toBeTruthy();
+    release();
+    expect(await screen.findByText('No API tokens yet')).toBeTruthy();
+    expect(screen.queryByText('Loading API tokens…')).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows an error with the reason when the list fails, and Try again reloads it', async () => {
+    let fail = true;
+    server.use(
+      http.get('/bff/api/tokens', () =>
+        fail
+          ? HttpResponse.json({ error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable. Try again shortly.' }, { status: 503 })
+          : HttpResponse.json([makeToken({ name: 'Back again' })]),
+      ),
+    );
+    const { user } = renderApp('/tokens');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load your API tokens');
+    expect(alert.textContent).toContain('The service is temporarily unavailable. Try again shortly.');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Back again')).toBeTruthy();
+  });
+
+  it('generates a token with the 1 year default and shows it once, with a copy button, outside the query cache', async () => {
+    const { user, queryClient } = renderApp('/tokens');
+    await screen.findByText('No API tokens yet');
+
+    await user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const dialog = screen.getByRole('dialog', { name: 'Generate token' });
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Token name'));
+    const expiration = within(dialog).getByLabelText<HTMLSelectElement>('Expiration');
+    expect(expiration.value).toBe('365');
+    expect([...expiration.options].map((o) => o.text)).toEqual(['7 days', '30 days', '90 days', '1 year', 'Custom date']);
+
+    await user.type(within(dialog).getByLabelText('Token name'), 'Deploy bot');
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Token generated' });
+    expect(within(shown).getByLabelText<HTMLInputElement>('Token').value).toBe(TOKEN_VALUE);
+    expect(shown.textContent).toContain('You will not see this token again');
+    await user.click(within(shown).getByRole('button', { name: 'Copy token' }));
+    expect(await navigator.clipboard.readText()).toBe(TOKEN_VALUE);
+    expect(within(shown).getByRole('button', { name: 'Copy token' }).textContent).toBe('Copied');
+
+    const create = db.requests.find((r) => r.method === 'POST' && r.path === '/bff/api/tokens')!;
+    expect(create.body).toEqual({ name: 'Deploy bot', expires_in_days: 365 });
+    expect(create.headers.get('X-Latchkey-Portal')).toBe('1');
+    expect(create.headers.get('Content-Type')).toBe('application/json');
+
+    // The list refreshed behind the dialog; the value is in no cache.
+    expect(await screen.findByRole('table', { name: 'API tokens' })).toBeTruthy();
+    expect(cacheContents(queryClient)).not.toContain(TOKEN_VALUE);
+    expect(window.localStorage.length + window.sessionStorage.length).toBe(0);
+    expect(window.location.href).not.toContain(TOKEN_VALUE);
+
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.body.textContent).not.toContain(TOKEN_VALUE);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Generate token' }));
+
+    // Opening the dialog again starts from an empty form: the token is not shown twice.
+    await user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const again = screen.getByRole('dialog', { name: 'Generate token' });
+    expect(within(again).getByLabelText<HTMLInputElement>('Token name').value).toBe('');
+    expect(document.body.textContent).not.toContain(TOKEN_VALUE);
+  });
+
+  it('sends the chosen preset as a number of days', async () => {
+    const { user } = renderApp('/tokens');
+    await screen.findByText('No API tokens yet');
+    await user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const dialog = screen.getByRole('dialog', { name: 'Generate token' });
+    await user.type(within(dialog).getByLabelText('Token name'), 'Short lived');
+    await user.selectOptions(within(dialog).getByLabelText('Expiration'), '7 days');
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    await screen.findByRole('dialog', { name: 'Token generated' });
+    expect(db.requests.find((r) => r.method === 'POST')!.body).toEqual({ name: 'Short lived', expires_in_days: 7 });
+  });
+
+  it('asks for a date with Custom date, refuses past dates, and sends the chosen day', async () => {
+    const { user } = renderApp('/tokens');
+    await screen.findByText('No API tokens yet');
+    await user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const dialog = screen.getByRole('dialog', { name: 'Generate token' });
+    await user.type(within(dialog).getByLabelText('Token name'), 'Until spring');
+    expect(within(dialog).queryByLabelText('Expiration date')).toBeNull();
+    await user.selectOptions(within(dialog).getByLabelText('Expiration'), 'Custom date');
+
+    const date = within(dialog).getByLabelText<HTMLInputElement>('Expiration date');
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    expect(within(dialog).getByText('Choose the date the token expires.')).toBeTruthy();
+    expect(date.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(date);
+
+    await user.type(date, '2020-01-01');
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    expect(within(dialog).getByText('Choose a date after today.')).toBeTruthy();
+    expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    const nextYear = new Date().getFullYear() + 1;
+    await user.clear(date);
+    await user.type(date, `${nextYear}-03-01`);
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    await screen.findByRole('dialog', { name: 'Token generated' });
+    const body = db.requests.find((r) => r.method === 'POST')!.body as { name: string; expires_at: string };
+    expect(body.name).toBe('Until spring');
+    expect(new Date(body.expires_at).getTime()).toBe(new Date(nextYear, 2, 1).getTime());
+  });
+
+  it('checks the name before sending, and shows the server’s field error next to its field', async () => {
+    server.use(
+      http.post('/bff/api/tokens', () =>
+        HttpResponse.json(
+          { error: 'validation_failed', error_description: 'Enter a token name of 1 to 100 characters.', field: 'name' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const { user } = renderApp('/tokens');
+    await screen.findByText('No API tokens yet');
+    await user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const dialog = screen.getByRole('dialog', { name: 'Generate token' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    const name = within(dialog).getByLabelText('Token name');
+    expect(within(dialog).getByText('Enter a token name.')).toBeTruthy();
+    expect(name.getAttribute('aria-describedby')).toContain(within(dialog).getByText('Enter a token name.').id);
+
+    await user.type(name, 'x');
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    expect(await within(dialog).findByText('Enter a token name of 1 to 100 characters.')).toBeTruthy();
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('revokes a token after confirmation, and Cancel changes nothing', async () => {
+    db.tokens = [makeToken({ id: 'tok_1', name: 'CI deploys' })];
+    const { user } = renderApp('/tokens');
+    const row = (await screen.findByText('CI deploys')).closest('tr')!;
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    let confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
+    expect(confirm.textContent).toContain('CI deploys');
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+
+    expect(await within(row).findByText('Revoked')).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    const revoke = db.requests.find((r) => r.method === 'POST')!;
+    expect(revoke.path).toBe('/bff/api/tokens/tok_1/revoke');
+    expect(revoke.headers.get('X-Latchkey-Portal')).toBe('1');
+    expect(await screen.findByText('Revoked the token “CI deploys”.')).toBeTruthy();
+  });
+
+  it('keeps the confirmation open with the reason when revoking fails', async () => {
+    db.tokens = [makeToken({ id: 'tok_gone', name: 'Gone' })];
+    server.use(
+      http.post('/bff/api/tokens/:id/revoke', () =>
+        HttpResponse.json({ error: 'not_found', error_description: 'No such token.' }, { status: 404 }),
+      ),
+    );
+    const { user } = renderApp('/tokens');
+    const row = (await screen.findByText('Gone')).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    expect((await within(confirm).findByRole('alert')).textContent).toBe('No such token.');
+  });
+
+  it('sends the user to sign in and back to this page when the session has ended (401)', async () => {
+    db.signedIn = false;
+    renderApp('/tokens?sort=name');
+    await expectSignInRedirect('/tokens?sort=name');
+    expect(await screen.findAllByText('Your session has ended. Taking you to sign in…')).not.toHaveLength(0);
+  });
+});

@@ -1,0 +1,41 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { bff } from '../../../config/paths.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
+
+export interface NewClient {
+  name: string;
+  redirectUri: string;
+}
+
+export interface CreatedClient {
+  client: OAuthClient;
+  clientSecret: string;
+}
+
+/** POST /bff/api/clients: the only response that ever carries the client secret. */
+export async function createClient(input: NewClient): Promise<CreatedClient> {
+  const body = await apiRequest<{ client: OAuthClient; client_secret: string }>(bff.clients, {
+    method: 'POST',
+    json: { name: input.name, redirect_uri: input.redirectUri },
+  });
+  return { client: body.client, clientSecret: body.client_secret };
+}
+
+/**
+ * Registers a client. The secret goes straight to `onCreated` (the dialog's state) and the
+ * mutation keeps only the public client, so the secret never enters the query client's
+ * caches (STYLE.md §6: shown once, kept out of the cache).
+ */
+export function useCreateClient({ onCreated }: { onCreated: (created: CreatedClient) => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: NewClient): Promise<OAuthClient> => {
+      const created = await createClient(input);
+      onCreated(created);
+      return created.client;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientsQueryOptions().queryKey }),
+    meta: { inlineErrors: true },
+  });
+}

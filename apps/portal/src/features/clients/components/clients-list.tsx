@@ -1,0 +1,83 @@
+import { useId, useState } from 'react';
+import { Badge } from '../../../components/badge.tsx';
+import { Button } from '../../../components/button.tsx';
+import { CopyButton } from '../../../components/copy-button.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
+import { Time } from '../../../components/time.tsx';
+import { formatDateTime } from '../../../lib/format-date.ts';
+import { useClients, type OAuthClient } from '../api/get-clients.ts';
+import { RevokeClientDialog } from './revoke-client-dialog.tsx';
+
+/** The user's OAuth clients: loading, error, empty, or the list with Revoke on active ones. */
+export function ClientsList() {
+  const clients = useClients();
+  const [revoking, setRevoking] = useState<OAuthClient | null>(null);
+
+  if (clients.data === undefined) {
+    return clients.isError ? (
+      <ErrorState title="Could not load your API clients" error={clients.error} onRetry={() => void clients.refetch()} />
+    ) : (
+      <LoadingState label="Loading API clients…" />
+    );
+  }
+  if (clients.data.length === 0) {
+    return (
+      <EmptyState title="No API clients yet">
+        Register a client to let an application sign people in with Latchkey and call the API on their behalf.
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <DataTable caption="API clients" columns={['Name', 'Client ID', 'Redirect URL', 'Created', 'Status', '']}>
+        {clients.data.map((client) => (
+          <ClientRow key={client.id} client={client} onRevoke={() => setRevoking(client)} />
+        ))}
+      </DataTable>
+      {revoking ? <RevokeClientDialog client={revoking} onClose={() => setRevoking(null)} /> : null}
+    </>
+  );
+}
+
+function ClientRow({ client, onRevoke }: { client: OAuthClient; onRevoke: () => void }) {
+  const nameId = useId();
+  const revoked = client.status === 'revoked';
+  return (
+    <tr data-muted={revoked}>
+      <td data-label="Name">
+        <span id={nameId} className="cell-title">
+          {client.name}
+        </span>
+      </td>
+      <td data-label="Client ID">
+        <span className="inline-copy">
+          <code className="break">{client.client_id}</code>
+          <CopyButton value={client.client_id} label={`Copy client ID of ${client.name}`} />
+        </span>
+      </td>
+      <td data-label="Redirect URL">
+        <code className="break">{client.redirect_uri}</code>
+      </td>
+      <td data-label="Created">
+        <Time value={client.created_at} />
+      </td>
+      <td data-label="Status">
+        {revoked ? (
+          <span title={client.revoked_at ? `Revoked ${formatDateTime(client.revoked_at)}` : undefined}>
+            <Badge tone="neutral">Revoked</Badge>
+          </span>
+        ) : (
+          <Badge tone="success">Active</Badge>
+        )}
+      </td>
+      <td data-label="" className="cell-actions">
+        {revoked ? null : (
+          <Button size="small" variant="danger" onClick={onRevoke} aria-describedby={nameId}>
+            Revoke
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+}

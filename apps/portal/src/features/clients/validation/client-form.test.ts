@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { validateClientForm, validateClientName, validateRedirectUrl } from './client-form.ts';
+
+describe('API client form checks (mirroring RU-09)', () => {
+  it.each([
+    'https://app.example.com/callback',
+    'https://app.example.com/callback?tenant=1',
+    'http://localhost:3000/cb',
+    'http://127.0.0.1:8080/cb',
+    'http://[::1]:8080/cb',
+  ])('accepts %s', (url) => {
+    expect(validateRedirectUrl(url)).toBeUndefined();
+  });
+
+  it.each([
+    ['', 'Enter a redirect URL.'],
+    ['app.example.com/callback', 'Enter an absolute URL, such as https://app.example.com/callback.'],
+    ['http://app.example.com/callback', 'Use https, or http only for localhost, 127.0.0.1 or [::1].'],
+    ['http://localhost.evil.test/cb', 'Use https, or http only for localhost, 127.0.0.1 or [::1].'],
+    ['javascript:alert(1)', 'The redirect URL must use https (or http for localhost).'],
+    ['https://app.example.com/cb#frag', 'The redirect URL must not contain a fragment (#).'],
+    ['https://*.example.com/cb', 'The redirect URL must not contain a wildcard (*).'],
+    ['https://user:pw@app.example.com/cb', 'The redirect URL must not contain a user name or password.'],
+    ['https://app.example.com/cb?state=x', 'The redirect URL must not carry code, state or iss query parameters.'],
+    ['https://app.example.com/a b', 'The redirect URL must not contain spaces.'],
+  ])('refuses %s', (url, message) => {
+    expect(validateRedirectUrl(url)).toBe(message);
+  });
+
+  it('requires a client name of at most 100 characters', () => {
+    expect(validateClientName('   ')).toBe('Enter a client name.');
+    expect(validateClientName('a'.repeat(100))).toBeUndefined();
+    expect(validateClientName('a'.repeat(101))).toBe('Use at most 100 characters.');
+    expect(validateClientForm({ name: '', redirectUri: '' })).toEqual({
+      name: 'Enter a client name.',
+      redirectUri: 'Enter a redirect URL.',
+    });
+  });
+});

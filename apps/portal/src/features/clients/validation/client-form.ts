@@ -1,0 +1,55 @@
+/**
+ * The API clients form's checks, mirroring the server's (packages/core/src/clients/redirect-uri.ts,
+ * RU-09) so mistakes show before a round trip. The server still decides; its `field` errors are
+ * shown in the same places.
+ */
+
+export interface ClientFormErrors {
+  name?: string;
+  redirectUri?: string;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+export const MAX_NAME_LENGTH = 100;
+
+export function validateClientName(value: string): string | undefined {
+  const name = value.trim();
+  if (name.length === 0) return 'Enter a client name.';
+  if (name.length > MAX_NAME_LENGTH) return `Use at most ${MAX_NAME_LENGTH} characters.`;
+  return undefined;
+}
+
+/** Absolute, https or loopback http, no fragment, no wildcard, no user name or password. */
+export function validateRedirectUrl(value: string): string | undefined {
+  const url = value.trim();
+  if (url.length === 0) return 'Enter a redirect URL.';
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (/[\s\u0000-\u001f\u007f]/.test(url)) return 'The redirect URL must not contain spaces.';
+  if (url.includes('*')) return 'The redirect URL must not contain a wildcard (*).';
+  if (url.includes('#')) return 'The redirect URL must not contain a fragment (#).';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'Enter an absolute URL, such as https://app.example.com/callback.';
+  }
+  if (parsed.protocol === 'http:') {
+    if (!LOOPBACK_HOSTS.has(parsed.hostname)) return 'Use https, or http only for localhost, 127.0.0.1 or [::1].';
+  } else if (parsed.protocol !== 'https:') {
+    return 'The redirect URL must use https (or http for localhost).';
+  }
+  if (parsed.username || parsed.password) return 'The redirect URL must not contain a user name or password.';
+  if (parsed.searchParams.has('code') || parsed.searchParams.has('state') || parsed.searchParams.has('iss')) {
+    return 'The redirect URL must not carry code, state or iss query parameters.';
+  }
+  return undefined;
+}
+
+export function validateClientForm(input: { name: string; redirectUri: string }): ClientFormErrors {
+  const errors: ClientFormErrors = {};
+  const name = validateClientName(input.name);
+  const redirectUri = validateRedirectUrl(input.redirectUri);
+  if (name) errors.name = name;
+  if (redirectUri) errors.redirectUri = redirectUri;
+  return errors;
+}

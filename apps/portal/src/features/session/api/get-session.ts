@@ -1,0 +1,27 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { bff } from '../../../config/paths.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export interface SessionUser {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** GET /bff/session: the signed-in user; a 401 sends the browser to sign in. */
+export async function getSession(signal?: AbortSignal): Promise<SessionUser> {
+  const body = await apiRequest<{ user: SessionUser }>(bff.session, { signal });
+  return body.user;
+}
+
+export function sessionQueryOptions() {
+  return queryOptions({
+    queryKey: ['session'],
+    queryFn: ({ signal }) => getSession(signal),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useSession() {
+  return useQuery(sessionQueryOptions());
+}

@@ -1,0 +1,97 @@
+import { useId, useState } from 'react';
+import { Badge } from '../../../components/badge.tsx';
+import { Button } from '../../../components/button.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
+import { Time } from '../../../components/time.tsx';
+import { useTokens, type AccessToken } from '../api/get-tokens.ts';
+import { isExpiringSoon } from '../expiration/expiration.ts';
+import { RevokeTokenDialog } from './revoke-token-dialog.tsx';
+
+const STATUS = {
+  active: { label: 'Active', tone: 'success' },
+  expired: { label: 'Expired', tone: 'neutral' },
+  revoked: { label: 'Revoked', tone: 'neutral' },
+} as const;
+
+/** The user's tokens: loading, error, empty, or the list with Revoke on active ones. */
+export function TokensList() {
+  const tokens = useTokens();
+  const [revoking, setRevoking] = useState<AccessToken | null>(null);
+
+  if (tokens.data === undefined) {
+    return tokens.isError ? (
+      <ErrorState title="Could not load your API tokens" error={tokens.error} onRetry={() => void tokens.refetch()} />
+    ) : (
+      <LoadingState label="Loading API tokens…" />
+    );
+  }
+  if (tokens.data.length === 0) {
+    return (
+      <EmptyState title="No API tokens yet">
+        Generate a personal access token to call the GraphQL API from scripts and CI, with{' '}
+        <code>Authorization: Bearer</code>.
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <DataTable caption="API tokens" columns={['Name', 'Token', 'Created', 'Expires', 'Last used', 'Status', '']}>
+        {tokens.data.map((token) => (
+          // "Expires soon" is measured from when the list was fetched: stable across renders, fresh on each refetch.
+          <TokenRow
+            key={token.id}
+            token={token}
+            expiringSoon={isExpiringSoon(token, tokens.dataUpdatedAt)}
+            onRevoke={() => setRevoking(token)}
+          />
+        ))}
+      </DataTable>
+      {revoking ? <RevokeTokenDialog token={revoking} onClose={() => setRevoking(null)} /> : null}
+    </>
+  );
+}
+
+function TokenRow({ token, expiringSoon, onRevoke }: { token: AccessToken; expiringSoon: boolean; onRevoke: () => void }) {
+  const nameId = useId();
+  const status = STATUS[token.status];
+  return (
+    <tr data-muted={token.status !== 'active'} data-highlight={expiringSoon}>
+      <td data-label="Name">
+        <div>
+          <span id={nameId} className="cell-title">
+            {token.name}
+          </span>
+          <span className="cell-subtitle">{token.kind === 'pat' ? 'Personal access token' : 'Application access (OAuth)'}</span>
+        </div>
+      </td>
+      <td data-label="Token">
+        <code>
+          <span className="visually-hidden">ending in </span>
+          <span aria-hidden="true">…</span>
+          {token.last4}
+        </code>
+      </td>
+      <td data-label="Created">
+        <Time value={token.created_at} />
+      </td>
+      <td data-label="Expires">
+        <span className="cell-with-badge">
+          <Time value={token.expires_at} />
+          {expiringSoon ? <Badge tone="warning">Expires soon</Badge> : null}
+        </span>
+      </td>
+      <td data-label="Last used">{token.last_used_at ? <Time value={token.last_used_at} /> : <span className="muted">Never</span>}</td>
+      <td data-label="Status">
+        <Badge tone={status.tone}>{status.label}</Badge>
+      </td>
+      <td data-label="" className="cell-actions">
+        {token.status === 'active' ? (
+          <Button size="small" variant="danger" onClick={onRevoke} aria-describedby={nameId}>
+            Revoke
+          </Button>
+        ) : null}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,118 @@
+import { bff, paths } from '../config/paths.ts';
+
+/**
+ * The one HTTP client of the portal (STYLE.md §6). It talks only to the BFF, same-origin,
+ * with the session cookie; it never sees an OAuth token. Every state-changing request carries
+ * `X-Latchkey-Portal: 1`, which the BFF requires against CSRF (DESIGN.md D9, SECURITY.md §4.4).
+ */
+
+/** The error body of the BFF and the account endpoints: `{error, error_description?, field?}`. */
+interface ErrorBody {
+  error?: unknown;
+  error_description?: unknown;
+  field?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** Set on 400 `validation_failed`: the request field the message is about (`name`, `redirect_uri`…). */
+  readonly field: string | undefined;
+
+  constructor(status: number, code: string, message: string, field?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** The session is gone; the browser has been sent to sign in and will come back here. */
+export class SessionEndedError extends ApiError {
+  constructor() {
+    super(401, 'unauthenticated', 'Your session has ended. Taking you to sign in…');
+    this.name = 'SessionEndedError';
+  }
+}
+
+export const PORTAL_HEADER = 'X-Latchkey-Portal';
+
+/** Sends the browser to the BFF's sign-in, which returns it to the current page afterwards. */
+export function redirectToSignIn(): void {
+  // After Sign out, a late answer must not sign the user straight back in.
+  if (window.location.pathname === paths.signedOut.path) return;
+  window.location.assign(bff.login(window.location.pathname + window.location.search));
+}
+
+function fallbackMessage(status: number): string {
+  if (status === 403) return 'The portal refused this request. Reload the page and try again.';
+  if (status === 404) return 'That item no longer exists. It may have been removed in another tab.';
+  if (status === 429) return 'Too many requests. Wait a moment and try again.';
+  if (status >= 500) return 'The service is temporarily unavailable. Try again shortly.';
+  return 'The request could not be completed.';
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  let body: ErrorBody = {};
+  try {
+    const parsed: unknown = await response.json();
+    if (typeof parsed === 'object' && parsed !== null) body = parsed as ErrorBody;
+  } catch {
+    // A proxy's HTML error page, or no body: the status alone says enough.
+  }
+  const code = typeof body.error === 'string' ? body.error : `http_${response.status}`;
+  const message =
+    typeof body.error_description === 'string' && body.error_description.length > 0
+      ? body.error_description
+      : fallbackMessage(response.status);
+  return new ApiError(response.status, code, message, typeof body.field === 'string' ? body.field : undefined);
+}
+
+export interface BffRequest {
+  method?: 'GET' | 'POST';
+  /** Sent as an `application/json` body. */
+  json?: unknown;
+  signal?: AbortSignal;
+  /** By default a 401 sends the user to sign in; sign-out treats it as "already signed out". */
+  on401?: 'sign-in' | 'return';
+}
+
+/** A request to the BFF; resolves with the raw response for any status but 401. */
+export async function bffFetch(path: string, request: BffRequest = {}): Promise<Response> {
+  const method = request.method ?? 'GET';
+  const headers = new Headers({ Accept: 'application/json' });
+  if (method !== 'GET') headers.set(PORTAL_HEADER, '1');
+  let body: string | undefined;
+  if (request.json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(request.json);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body, credentials: 'same-origin', signal: request.signal });
+  } catch (err) {
+    if (request.signal?.aborted) throw err;
+    throw new ApiError(0, 'network_error', 'Could not reach the portal. Check your connection and try again.', undefined, {
+      cause: err,
+    });
+  }
+  if (response.status === 401 && request.on401 !== 'return') {
+    redirectToSignIn();
+    throw new SessionEndedError();
+  }
+  return response;
+}
+
+/** A JSON request: resolves with the parsed body of a 2xx, rejects with an ApiError otherwise. */
+export async function apiRequest<T>(path: string, request: BffRequest = {}): Promise<T> {
+  const response = await bffFetch(path, request);
+  if (!response.ok) throw await errorFrom(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return 'Something went wrong. Try again.';
+}

@@ -1,0 +1,103 @@
+import { http, HttpResponse, type DefaultBodyType, type StrictRequest } from 'msw';
+import { db, iso, makeClient, makeToken } from './db.ts';
+
+/**
+ * The BFF's `/bff/*` interface (the portal contract) over the mock db. Like the real BFF,
+ * a POST without `X-Latchkey-Portal: 1` is 403 and any call without a session is 401.
+ */
+
+const unauthenticated = () => HttpResponse.json({ error: 'unauthenticated' }, { status: 401 });
+const forbidden = () => HttpResponse.json({ error: 'forbidden' }, { status: 403 });
+
+async function record(request: StrictRequest<DefaultBodyType>): Promise<unknown> {
+  const text = request.method === 'GET' ? '' : await request.clone().text();
+  const body = text ? (JSON.parse(text) as unknown) : undefined;
+  db.requests.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, body });
+  return body;
+}
+
+function guard(request: StrictRequest<DefaultBodyType>): Response | undefined {
+  if (request.method !== 'GET' && request.headers.get('X-Latchkey-Portal') !== '1') return forbidden();
+  if (!db.signedIn) return unauthenticated();
+  return undefined;
+}
+
+const validationFailed = (field: string, description: string) =>
+  HttpResponse.json({ error: 'validation_failed', error_description: description, field }, { status: 400 });
+
+export const handlers = [
+  http.get('/bff/session', async ({ request }) => {
+    await record(request);
+    return guard(request) ?? HttpResponse.json({ user: db.user });
+  }),
+
+  http.post('/bff/logout', async ({ request }) => {
+    await record(request);
+    if (request.headers.get('X-Latchkey-Portal') !== '1') return forbidden();
+    db.signedIn = false;
+    return new HttpResponse(null, { status: 204 });
+  }),
+
+  http.get('/bff/api/clients', async ({ request }) => {
+    await record(request);
+    return guard(request) ?? HttpResponse.json(db.clients);
+  }),
+
+  http.post('/bff/api/clients', async ({ request }) => {
+    const body = (await record(request)) as { name?: string; redirect_uri?: string };
+    const refused = guard(request);
+    if (refused) return refused;
+    if (!body.name) return validationFailed('name', 'Enter a client name of 1 to 100 characters.');
+    if (body.redirect_uri?.includes('example.invalid')) {
+      return validationFailed('redirect_uri', 'The redirect URL must not point at example.invalid.');
+    }
+    const client = makeClient({ name: body.name, redirect_uri: body.redirect_uri ?? '', created_at: iso(Date.now()) });
+    db.clients.unshift(client);
+    return HttpResponse.json({ client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' }, { status: 201 });
+  }),
+
+  http.post('/bff/api/clients/:id/revoke', async ({ request, params }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    const client = db.clients.find((c) => c.id === params.id);
+    if (!client) return HttpResponse.json({ error: 'not_found', error_description: 'No such client.' }, { status: 404 });
+    client.status = 'revoked';
+    client.revoked_at = iso(Date.now());
+    return HttpResponse.json(client);
+  }),
+
+  http.get('/bff/api/tokens', async ({ request }) => {
+    await record(request);
+    return guard(request) ?? HttpResponse.json(db.tokens);
+  }),
+
+  http.post('/bff/api/tokens', async ({ request }) => {
+    const body = (await record(request)) as { name?: string; expires_in_days?: number; expires_at?: string };
+    const refused = guard(request);
+    if (refused) return refused;
+    if (!body.name) return validationFailed('name', 'Enter a token name of 1 to 100 characters.');
+    const expiresAt =
+      body.expires_at ?? iso(Date.now() + (body.expires_in_days ?? 365) * 24 * 60 * 60 * 1000);
+    const token = makeToken({ name: body.name, last4: 'WxYz', created_at: iso(Date.now()), expires_at: expiresAt });
+    db.tokens.unshift(token);
+    return HttpResponse.json({ token, value: 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz' }, { status: 201 });
+  }),
+
+  http.post('/bff/api/tokens/:id/revoke', async ({ request, params }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    const token = db.tokens.find((t) => t.id === params.id);
+    if (!token) return HttpResponse.json({ error: 'not_found', error_description: 'No such token.' }, { status: 404 });
+    token.status = 'revoked';
+    return HttpResponse.json(token);
+  }),
+
+  http.post('/bff/graphql', async ({ request }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    return HttpResponse.json({ data: { profile: { name: db.user.name } } });
+  }),
+];

@@ -1,0 +1,24 @@
+// The Explorer page: GraphiQL with the starter query `{ profile { name } }`.
+import { expect, type Page } from '@playwright/test';
+
+/** Opens the Explorer from the navigation, runs the starter query and waits for the name in the result. */
+export async function runStarterQuery(page: Page, expectedName: string): Promise<void> {
+  await page.getByRole('navigation').first().getByRole('link', { name: 'Explorer', exact: true }).click();
+  await expect(page).toHaveURL(/\/explorer$/);
+  const run = page.getByRole('button', { name: /execute query/i });
+  // The lazy chunk (GraphiQL and Monaco) is large: allow it time to arrive on a busy machine.
+  await expect(run).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.graphiql-query-editor')).toContainText('profile');
+  const [response] = await Promise.all([
+    // GraphiQL also posts its introspection query; wait for the one this click sent.
+    page.waitForResponse(
+      (r) =>
+        r.request().method() === 'POST' &&
+        new URL(r.url()).pathname === '/bff/graphql' &&
+        (r.request().postData() ?? '').includes('profile'),
+    ),
+    run.click(),
+  ]);
+  expect(response.status()).toBe(200);
+  await expect(page.locator('.graphiql-response')).toContainText(expectedName);
+}

@@ -1,0 +1,129 @@
+// Journey 6: a third-party application (examples/third-party-app, openid-client 6) uses a
+// client registered through the portal. It also proves CJ-04: the redirect that follows the
+// consent form's POST reaches the client's registered origin in Chromium.
+import type { Page } from '@playwright/test';
+import {
+  expectSignInPage,
+  newAccount,
+  signInWith,
+  signUpThroughPortal,
+  createAccountFromSignIn,
+} from './support/accounts.ts';
+import { startExampleApp, type ExampleApp } from './support/example-app.ts';
+import { expect, test } from './support/fixtures.ts';
+import { closeDialog, createClient, revoke } from './support/portal.ts';
+import { freePort } from './support/system-env.ts';
+
+test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and client revocation behave', async ({
+  page,
+  newContext,
+  urls,
+}) => {
+  test.setTimeout(120_000);
+  const owner = newAccount('Olive Owner');
+  const user = newAccount('Uma User');
+  const clientName = 'Weather Widget';
+  const port = await freePort();
+
+  await signUpThroughPortal(page, owner);
+  const client = await createClient(page, clientName, `http://localhost:${port}/callback`);
+  await closeDialog(page);
+
+  let app: ExampleApp | undefined;
+  try {
+    app = await startExampleApp({
+      issuer: urls.authUrl,
+      apiUrl: urls.apiUrl,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      port,
+    });
+    const appUrl = app.url;
+    const browser = await (await newContext()).newPage();
+    const signedIn = () => expect(browser.getByText(`Signed in as ${user.name}`)).toBeVisible();
+    const atCallback = () => expect(browser).toHaveURL((url) => url.origin === appUrl && url.pathname === '/callback');
+
+    await test.step('first visit: sign-in page, Create account, consent names the client and its owner, Allow', async () => {
+      await browser.goto(appUrl);
+      await browser.getByRole('link', { name: 'Sign in with Latchkey' }).click();
+      await expectSignInPage(browser);
+      await expect(browser.getByText(clientName).first()).toBeVisible();
+      await createAccountFromSignIn(browser, user);
+      await expectConsent(browser, clientName, owner.name);
+      await browser.getByRole('button', { name: 'Allow' }).click();
+      await atCallback();
+      await signedIn();
+    });
+
+    await test.step('second visit goes straight through: no sign-in, no consent', async () => {
+      const pages = authPagesShown(browser, urls.authUrl);
+      await browser.goto(`${appUrl}/login`);
+      await atCallback();
+      await signedIn();
+      expect(pages()).toEqual([]);
+    });
+
+    await test.step('prompt=consent shows the consent page again', async () => {
+      await browser.goto(`${appUrl}/login?prompt=consent`);
+      await expectConsent(browser, clientName, owner.name);
+      await browser.getByRole('button', { name: 'Allow' }).click();
+      await atCallback();
+      await signedIn();
+    });
+
+    await test.step('prompt=login asks for the password again', async () => {
+      await browser.goto(`${appUrl}/login?prompt=login`);
+      await signInWith(browser, user);
+      await atCallback();
+      await signedIn();
+    });
+
+    await test.step('Deny returns access_denied to the app', async () => {
+      await browser.goto(`${appUrl}/login?prompt=consent`);
+      await expectConsent(browser, clientName, owner.name);
+      await browser.getByRole('button', { name: 'Deny' }).click();
+      await atCallback();
+      await expect(browser).toHaveURL(/[?&]error=access_denied(&|$)/);
+      await expect(browser.getByText('Sign-in failed: access_denied')).toBeVisible();
+    });
+
+    await test.step('while the client is active, the app refreshes its token and keeps working', async () => {
+      await browser.goto(`${appUrl}/refresh`);
+      await expect(browser.getByText('Token refreshed.')).toBeVisible();
+      await browser.goto(appUrl);
+      await signedIn();
+    });
+
+    await test.step('revoking the client in the portal stops its token at once and its refresh with invalid_client', async () => {
+      await revoke(page, clientName, 'clients');
+      await browser.goto(appUrl);
+      await expect(browser.getByText('The API refused the token (HTTP 401).')).toBeVisible();
+      await browser.goto(`${appUrl}/refresh`);
+      await expect(browser.getByText('Refresh failed: invalid_client')).toBeVisible();
+    });
+  } finally {
+    await app?.stop();
+  }
+});
+
+async function expectConsent(page: Page, clientName: string, ownerName: string): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1, name: `Authorize ${clientName}` })).toBeVisible();
+  await expect(page.getByText(`by ${ownerName}`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Allow' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Deny' })).toBeVisible();
+}
+
+/** Pages (HTML documents) the authorization server shows from now on, rather than redirects. */
+function authPagesShown(page: Page, authUrl: string): () => string[] {
+  const shown: string[] = [];
+  page.on('response', (response) => {
+    if (
+      response.request().resourceType() === 'document' &&
+      response.url().startsWith(authUrl) &&
+      response.status() < 300
+    ) {
+      shown.push(new URL(response.url()).pathname);
+    }
+  });
+  return () => shown;
+}
