@@ -1,3 +1,4 @@
+import { parseTrustProxy, requestLogger } from '@latchkey/runtime';
 import express from 'express';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
@@ -7,10 +8,8 @@ import { revokeRouter } from './endpoints/revoke/revoke.router.ts';
 import { tokenRouter } from './endpoints/token/token.router.ts';
 import { assetsRouter } from './http/assets.router.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
-import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sessionMiddleware } from './http/session.ts';
-import { parseTrustProxy } from './http/trust-proxy.ts';
 import { consentRouter } from './interaction/consent/consent.router.ts';
 import { homeRouter } from './interaction/home/home.router.ts';
 import { signInRouter } from './interaction/login/signin.router.ts';

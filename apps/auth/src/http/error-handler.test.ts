@@ -13,7 +13,7 @@ import {
   expectErrorRedirect,
   REDIRECT_URI,
 } from '../endpoints/authorize/authorize.fixture.ts';
-import { isDependencyFailure } from './dependency-failure.ts';
+import { isDependencyFailure } from '@latchkey/runtime';
 import { errorHandler, notFoundHandler } from './error-handler.ts';
 import { PageError } from './page-error.ts';
 import { securityHeaders } from './security-headers.ts';

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { isDependencyFailure } from './dependency-failure.ts';
+import { isDependencyFailure } from '@latchkey/runtime';
 import { PageError } from './page-error.ts';
 import { sendPage } from './send-page.ts';
 import { errorPage } from './views/error-page.view.ts';

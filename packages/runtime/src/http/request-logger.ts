@@ -3,7 +3,7 @@ import type { Logger } from '@latchkey/logging';
 
 /**
  * One line per request: method, path, status and duration. The query string is cut off
- * (it carries `state`, `code_challenge` and, on the client's side, codes) and headers and
+ * (it carries `state`, `code_challenge` and, on a callback, the authorization code) and headers and
  * bodies are never logged (RF-04).
  */
 export function requestLogger(logger: Logger): RequestHandler {

@@ -24,7 +24,7 @@ const NETWORK_CODES = new Set([
 /**
  * D-10: a failing dependency (the database now, PostgreSQL or Redis later) is a 503 with
  * Retry-After, never a 4xx that would make a client drop valid credentials.
- * TODO(issue 3): packages/db should wrap these in one typed error so apps stop sniffing codes.
+ * TODO(issue 4): packages/db should wrap these in one typed error so apps stop sniffing codes.
  */
 export function isDependencyFailure(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
