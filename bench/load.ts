@@ -1,4 +1,5 @@
 import autocannon, { type Options, type Result } from 'autocannon';
+import { processCpuSeconds } from './process-cpu.ts';
 
 export const CONNECTIONS = 64;
 
@@ -10,6 +11,8 @@ export interface Measurement {
   ok: number;
   failed: number;
   statuses: string;
+  /** The server process's CPU time (user + system) per answered request, when it can be read. */
+  cpuMicrosPerRequest?: number;
 }
 
 function toMeasurement(name: string, result: Result, requestsPerSecond: number): Measurement {
@@ -26,15 +29,26 @@ function toMeasurement(name: string, result: Result, requestsPerSecond: number):
   };
 }
 
-/** Keep-alive load at a fixed connection count: a short warm-up (JIT, caches), then the measured run. */
+/**
+ * Keep-alive load at a fixed connection count: a short warm-up (JIT, caches), then the measured
+ * run. With the server's pid, its CPU time over the measured run is reported per request.
+ */
 export async function measureSteady(
   name: string,
   options: Omit<Options, 'connections' | 'duration'>,
   seconds: { warmup: number; measure: number },
+  serverPid?: number,
 ): Promise<Measurement> {
   if (seconds.warmup > 0) await autocannon({ ...options, connections: CONNECTIONS, duration: seconds.warmup });
+  const cpuBefore = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds.measure });
-  return toMeasurement(name, result, result.requests.average);
+  const cpuAfter = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
+  const measurement = toMeasurement(name, result, result.requests.average);
+  const answered = result['2xx'] + result.non2xx;
+  if (cpuBefore !== undefined && cpuAfter !== undefined && answered > 0) {
+    measurement.cpuMicrosPerRequest = ((cpuAfter - cpuBefore) * 1e6) / answered;
+  }
+  return measurement;
 }
 
 /**

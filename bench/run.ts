@@ -1,7 +1,8 @@
 // `npm run bench`: one run on loopback, keep-alive, 64 connections. Compares the API with a
-// bare node:http server (the ceiling) and with Apollo Server 5 on the same schema and token
-// check, then measures authorization-code exchanges per second. Each server runs in its own
-// process; autocannon runs in this one. Takes about a minute.
+// bare node:http server (the ceiling), the same with the API's token check and no GraphQL (the
+// floor under the API), and Apollo Server 5 on the same schema and token check, then measures
+// authorization-code exchanges per second. Each server runs in its own process; autocannon runs
+// in this one. Takes about a minute and a half.
 import { rmSync } from 'node:fs';
 import { createBenchData } from './bench-data.ts';
 import { measureBatch, measureSteady, type Measurement } from './load.ts';
@@ -11,11 +12,10 @@ import { spawnTarget, type RunningTarget } from './spawn-target.ts';
 const WARMUP_SECONDS = 2;
 const MEASURE_SECONDS = 5;
 /**
- * The three servers are measured in turn, twice, and each keeps its better round: on a
- * 2-core machine another process waking up during one server's turn would otherwise decide
- * the ratios.
+ * The servers are measured in turn, three times, and each keeps its best round: on a 2-core
+ * machine another process waking up during one server's turn would otherwise decide the ratios.
  */
-const ROUNDS = 2;
+const ROUNDS = 3;
 const CODE_COUNT = 6000;
 
 interface SteadyTarget {
@@ -26,6 +26,7 @@ interface SteadyTarget {
 
 const TARGETS: SteadyTarget[] = [
   { target: 'ceiling', name: 'bare node:http, fixed JSON (ceiling)', path: '/graphql' },
+  { target: 'token-check', name: 'bare node:http + token check, no GraphQL', path: '/graphql' },
   { target: 'api', name: 'Latchkey API { profile { name } } + PAT', path: '/graphql' },
   { target: 'apollo', name: 'Apollo Server 5, same schema + token check', path: '/' },
 ];
@@ -55,10 +56,12 @@ async function runSteady(): Promise<Measurement[]> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, target] of TARGETS.entries()) {
         if (round === 0) await probe(servers[i]!, target);
-        const measured = await measureSteady(target.name, { url: `${servers[i]!.url}${target.path}`, ...graphqlRequest }, {
-          warmup: round === 0 ? WARMUP_SECONDS : 0,
-          measure: MEASURE_SECONDS,
-        });
+        const measured = await measureSteady(
+          target.name,
+          { url: `${servers[i]!.url}${target.path}`, ...graphqlRequest },
+          { warmup: round === 0 ? WARMUP_SECONDS : 0, measure: MEASURE_SECONDS },
+          servers[i]!.pid,
+        );
         if (best[i] === undefined || measured.requestsPerSecond > best[i]!.requestsPerSecond) best[i] = measured;
       }
     }
@@ -105,9 +108,9 @@ try {
   console.log(
     `Latchkey benchmark: loopback, keep-alive, 64 connections; ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${MEASURE_SECONDS} s per server (best round kept)\n`,
   );
-  const [ceiling, api, apollo] = await runSteady();
+  const [ceiling, tokenCheck, api, apollo] = await runSteady();
   const exchanges = await runExchanges();
-  printReport({ ceiling: ceiling!, api: api!, apollo: apollo!, exchanges });
+  printReport({ ceiling: ceiling!, tokenCheck: tokenCheck!, api: api!, apollo: apollo!, exchanges });
 } finally {
   rmSync(data.dataDir, { recursive: true, force: true });
 }

@@ -4,13 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 export interface RunningTarget {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts bench/targets/<name>.target.ts in its own Node process and waits for its port. */
-export async function spawnTarget(name: string, env: Record<string, string>): Promise<RunningTarget> {
+/** Starts bench/targets/<name>.target.ts in its own Node process (with `nodeArgs`, e.g. --cpu-prof) and waits for its port. */
+export async function spawnTarget(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<RunningTarget> {
   const file = fileURLToPath(new URL(`./targets/${name}.target.ts`, import.meta.url));
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(process.execPath, [...nodeArgs, file], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -28,7 +29,7 @@ export async function spawnTarget(name: string, env: Record<string, string>): Pr
       resolve((JSON.parse(line) as { port: number }).port);
     });
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -1,8 +1,10 @@
+import type { RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { BffDeps } from './deps.ts';
-import { errorHandler, notFound } from './http/error-handler.ts';
+import { errorHandler, errorResponder, notFound } from './http/error-handler.ts';
 import { noStore } from './http/no-store.middleware.ts';
+import type { PlainMiddleware } from './http/plain-middleware.ts';
 import { requireJsonIfBody, requirePortalRequest } from './http/portal-request.middleware.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -11,7 +13,8 @@ import { loginTransactions } from './oidc/login-transaction.ts';
 import { createOidcClient } from './oidc/oidc-client.ts';
 import { oidcRouter } from './oidc/oidc.router.ts';
 import { accountProxyRouter } from './proxy/account-proxy.router.ts';
-import { graphqlProxyRouter } from './proxy/graphql-proxy.router.ts';
+import { graphqlFastPath, takesFastPath } from './proxy/graphql-fast-path.ts';
+import { graphqlProxyRouter, graphqlUpstreamUrl } from './proxy/graphql-proxy.router.ts';
 import { createUpstream } from './proxy/upstream.ts';
 import { isHttps, portalSessions } from './session/portal-session.ts';
 import { sessionTokens } from './session/session-tokens.ts';
@@ -26,9 +29,11 @@ export const DEFAULT_PORTAL_DIST = fileURLToPath(new URL('../../portal/dist', im
  * Builds the portal's backend-for-frontend (DESIGN.md D9): the SPA's only server. It signs
  * users in as a confidential OAuth client, keeps their tokens in a server-side session,
  * proxies the account endpoints and /graphql with those tokens, and serves the built SPA.
- * Does no I/O; main.ts and tests listen on it.
+ * The Express app serves everything; the one hot path, POST /bff/graphql, is answered ahead
+ * of it on plain node:http through the same checks and proxy (proxy/graphql-fast-path.ts).
+ * Does no I/O; main.ts and tests listen on the returned request listener.
  */
-export function createBffApp(deps: BffDeps): express.Express {
+export function createBffApp(deps: BffDeps): RequestListener {
   const { config, db, clock, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -45,9 +50,12 @@ export function createBffApp(deps: BffDeps): express.Express {
   const transactions = loginTransactions(config, db, clock, sealer);
   const portalRequest = [requirePortalRequest(portalOrigin), requireJsonIfBody];
   const session = sessions.middleware;
+  const logRequest = requestLogger(logger);
+  const headers = securityHeaders({ https: isHttps(config) });
+  const respond = errorResponder(logger, sessions.clearCookie);
 
-  app.use(requestLogger(logger));
-  app.use(securityHeaders({ https: isHttps(config) }));
+  app.use(logRequest);
+  app.use(headers);
   app.use('/bff', noStore);
   app.use(oidcRouter({ config, clock, logger, client, transactions, tokens, upstream, session, portalOrigin }));
   app.use(sessionRouter({ logger, sessions, tokens, client, portalRequest }));
@@ -56,6 +64,21 @@ export function createBffApp(deps: BffDeps): express.Express {
   app.use('/bff', notFound);
   app.use(spaRouter(deps.portalDist ?? DEFAULT_PORTAL_DIST));
   app.use(notFound);
-  app.use(errorHandler(logger, sessions.clearCookie));
-  return app;
+  app.use(errorHandler(respond, logger));
+
+  const prelude: PlainMiddleware[] = [logRequest, headers, noStore];
+  const graphql = graphqlFastPath({
+    logger,
+    target: graphqlUpstreamUrl(config),
+    portalOrigin,
+    sessions,
+    tokens,
+    upstream,
+    prelude,
+    respond,
+  });
+  return (req, res) => {
+    if (takesFastPath(req)) graphql(req, res);
+    else app(req, res);
+  };
 }

@@ -1,4 +1,12 @@
-import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type Source, type ValidationRule } from './graphql-js.ts';
+import {
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type Source,
+  type ValidationRule,
+} from './graphql-js.ts';
 
 export interface DocumentCacheOptions {
   schema: GraphQLSchema;
@@ -12,6 +20,12 @@ export interface DocumentCacheOptions {
   mapError?: (error: GraphQLError) => GraphQLError;
 }
 
+export interface ValidatedDocument {
+  readonly document: DocumentNode;
+  /** Empty when the document is valid. */
+  readonly errors: readonly GraphQLError[];
+}
+
 /**
  * Parsed and validated documents by query text, the step that dominates a small query's cost
  * in graphql-js. Bounded in entries and in key length, least recently used first out. Only
@@ -21,7 +35,10 @@ export interface DocumentCacheOptions {
 export class DocumentCache {
   readonly #options: DocumentCacheOptions;
   readonly #documents = new Map<string, DocumentNode>();
-  readonly #validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+  /** Validation results, by document: kept ones and, while they live, those too long to keep. */
+  readonly #validated = new WeakMap<DocumentNode, ValidatedDocument>();
+  /** The text last marked most recently used: another hit on it needs no re-insertion. */
+  #mostRecent: string | undefined;
 
   constructor(options: DocumentCacheOptions) {
     this.#options = options;
@@ -36,9 +53,7 @@ export class DocumentCache {
     if (typeof source !== 'string') return parse(source, { maxTokens: this.#options.maxTokens });
     const cached = this.#documents.get(source);
     if (cached !== undefined) {
-      // Re-insert to mark it most recently used (Map keeps insertion order).
-      this.#documents.delete(source);
-      this.#documents.set(source, cached);
+      this.#markUsed(source, cached);
       return cached;
     }
     const document = parse(source, { maxTokens: this.#options.maxTokens });
@@ -47,18 +62,41 @@ export class DocumentCache {
         this.#documents.delete(this.#documents.keys().next().value!);
       }
       this.#documents.set(source, document);
+      this.#mostRecent = source;
     }
     return document;
   };
 
   /** graphql-http's `validate` hook: the schema and rules are the cache's own, fixed at construction. */
   validate = (_schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] => {
-    let errors = this.#validated.get(document);
-    if (errors === undefined) {
-      errors = validate(this.#options.schema, document, this.#options.rules);
+    let validated = this.#validated.get(document);
+    if (validated === undefined) {
+      let errors = validate(this.#options.schema, document, this.#options.rules);
       if (this.#options.mapError) errors = errors.map(this.#options.mapError);
-      this.#validated.set(document, errors);
+      validated = { document, errors };
+      this.#validated.set(document, validated);
     }
-    return errors;
+    return validated.errors;
   };
+
+  /**
+   * The fast path's lookup (fast-path.ts): the document kept for this text with its validation
+   * result, or undefined when the text was never parsed and validated through the hooks above
+   * (graphql-http's route then does it, which fills the cache) or was evicted since.
+   */
+  lookup(source: string): ValidatedDocument | undefined {
+    const document = this.#documents.get(source);
+    if (document === undefined) return undefined;
+    const validated = this.#validated.get(document);
+    if (validated !== undefined) this.#markUsed(source, document);
+    return validated;
+  }
+
+  /** Map keeps insertion order: re-inserting a text makes it the last one evicted. */
+  #markUsed(source: string, document: DocumentNode): void {
+    if (source === this.#mostRecent) return;
+    this.#documents.delete(source);
+    this.#documents.set(source, document);
+    this.#mostRecent = source;
+  }
 }

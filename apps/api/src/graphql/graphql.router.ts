@@ -5,7 +5,8 @@ import type { Logger } from '@latchkey/logging';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
 import { readBearerCredentials } from '../bearer/bearer-credentials.ts';
 import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-response.ts';
-import { readBody, TOO_LARGE } from '../http/read-body.ts';
+import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from '../http/read-body.ts';
+import type { ApiContext } from './api-context.ts';
 import type { GraphqlHandler } from './graphql.handler.ts';
 
 /** GQ-21: far above any real query of this schema (GQ-22 stops a document at 2,000 tokens). */
@@ -21,8 +22,9 @@ export interface GraphqlRouteDeps {
 
 /**
  * `/graphql`, in order: credentials syntax (no I/O) → declared body size → token check (one
- * indexed read) → body → graphql-http (request params, cached parse and validation,
- * execution). Every operation needs a token, so nothing is parsed for an anonymous caller.
+ * indexed read) → body → the fast path for a POST of a cached, valid document (fast-path.ts),
+ * else graphql-http (request params, cached parse and validation, execution). Every operation
+ * needs a token, so nothing is parsed for an anonymous caller.
  */
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
@@ -33,12 +35,20 @@ export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res
     if (!outcome.ok) return sendRejection(res, outcome.rejection);
     deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
 
+    const context: ApiContext = { principal: outcome.principal };
     let body: string | null = null;
     if (req.method === 'POST') {
-      const read = await readBody(req, BODY_LIMIT_BYTES);
+      const buffered = bufferedBody(req, BODY_LIMIT_BYTES);
+      const read = buffered === NOT_BUFFERED ? await readBody(req, BODY_LIMIT_BYTES) : buffered;
       if (read === undefined) return; // the client went away
       if (read === TOO_LARGE) return sendTooLarge(res);
       body = read;
+
+      const fast = deps.graphql.fast(req.headers, read, context);
+      if (fast !== undefined) {
+        const [fastBody, status, contentType] = fast instanceof Promise ? await fast : fast;
+        return sendBody(res, status, fastBody, contentType);
+      }
     }
 
     const [resultBody, init] = await deps.graphql({
@@ -47,7 +57,7 @@ export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res
       headers: req.headers,
       body,
       raw: req,
-      context: { principal: outcome.principal },
+      context,
     });
     if (resultBody === null) {
       // graphql-http answers 405/406/415 without a body; give them the same JSON error shape.

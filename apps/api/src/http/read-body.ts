@@ -43,3 +43,23 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string | 
     req.on('close', onGone);
   });
 }
+
+/** The body is not all in yet: wait for it with readBody. */
+export const NOT_BUFFERED = Symbol('not buffered');
+
+/**
+ * The body without waiting, when all of it is already in the request's buffer: a small request
+ * arrives in one packet with its headers, and Node's parser has pushed its body before the
+ * route's first await returns (it marks the message complete only a little later). "All of it"
+ * is every byte Content-Length declares, or a message the parser has finished. `read()` then
+ * hands it over at once, with no listeners, events or promise; the stream still ends as usual.
+ */
+export function bufferedBody(req: IncomingMessage, limit: number): string | typeof TOO_LARGE | typeof NOT_BUFFERED {
+  if (req.readableFlowing !== null || req.readableEncoding !== null) return NOT_BUFFERED;
+  const length = req.readableLength;
+  const declared = req.headers['content-length'];
+  if (!req.complete && (declared === undefined || Number(declared) !== length)) return NOT_BUFFERED;
+  if (length > limit) return TOO_LARGE;
+  if (length === 0) return '';
+  return (req.read(length) as Buffer).toString('utf8');
+}

@@ -37,6 +37,16 @@ export class UnsupportedMediaType extends BffHttpError {
   readonly code = 'unsupported_media_type';
 }
 
+/** A body above the proxy's limit (the same limit and answer as body-parser's on the Express routes). */
+export class PayloadTooLarge extends BffHttpError {
+  readonly status = 413;
+  readonly code = 'payload_too_large';
+}
+/** A request body that could not be read (the client went away half-way, for one). */
+export class UnreadableRequest extends BffHttpError {
+  readonly status = 400;
+  readonly code = 'invalid_request';
+}
 export class NotFound extends BffHttpError {
   readonly status = 404;
   readonly code = 'not_found';

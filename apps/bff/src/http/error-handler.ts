@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@latchkey/logging';
 import { BffHttpError, MethodNotAllowed, NotFound, SessionEnded } from './bff.errors.ts';
 import { isDatabaseFailure } from './dependency-failure.ts';
@@ -43,9 +44,26 @@ function classify(err: unknown): Failure {
   );
 }
 
-function send(req: Request, res: Response, failure: Failure): void {
-  if (failure.status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);
-  if (PAGE_ROUTES.test(req.path)) {
+/** The path of a request, without its query string (which may hold a code or state). */
+export function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** A JSON answer on a plain node:http response (Express's is one too). */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, failure: Failure): void {
+  if (failure.status === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
+  if (PAGE_ROUTES.test(pathOf(req))) {
     const signInAgain = { href: '/bff/login', label: 'Sign in again' };
     sendNotice(res, failure.status, {
       title: failure.status >= 500 ? 'Sign-in is temporarily unavailable' : 'Sign-in could not be completed',
@@ -54,43 +72,49 @@ function send(req: Request, res: Response, failure: Failure): void {
     });
     return;
   }
-  res.status(failure.status).set('Cache-Control', 'no-store').json({
-    error: failure.code,
-    error_description: failure.description,
-  });
+  sendJson(res, failure.status, { error: failure.code, error_description: failure.description });
 }
 
+export type ErrorResponder = (req: IncomingMessage, res: ServerResponse, err: unknown) => void;
+
 /**
- * The one place errors become responses (STYLE.md §4). Expected 4xx are logged at info
- * without the error object; anything else at error with the stack, which never reaches the
- * response. A session whose grant died is destroyed and its cookie cleared first (BF-RT-02).
+ * The one place errors become responses (STYLE.md §4), for the Express app and the
+ * /bff/graphql fast path alike. Expected 4xx are logged at info without the error object;
+ * anything else at error with the stack, which never reaches the response. A session whose
+ * grant died has its cookie cleared (BF-RT-02; the session row is already deleted).
  */
-export function errorHandler(logger: Logger, clearSessionCookie: (res: Response) => void): ErrorRequestHandler {
+export function errorResponder(logger: Logger, clearSessionCookie: (res: ServerResponse) => void): ErrorResponder {
+  return (req, res, err) => {
+    const failure = classify(err);
+    const method = req.method;
+    const path = pathOf(req);
+    if (err instanceof MethodNotAllowed) res.setHeader('Allow', err.allow);
+    if (failure.status >= 500) {
+      // An upstream or the database failed: operators need the cause (never a token: the
+      // errors carry OAuth error bodies, socket errors and SQLite messages).
+      logger.error({ err, method, path, status: failure.status }, 'request failed');
+    } else {
+      logger.info({ method, path, status: failure.status, reason: failure.code }, 'request rejected');
+    }
+    if (err instanceof SessionEnded) clearSessionCookie(res);
+    send(req, res, failure);
+  };
+}
+
+/** The Express app's error handler: errorResponder, once express-session is kept out of it. */
+export function errorHandler(respond: ErrorResponder, logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       logger.error({ err, method: req.method, path: req.path }, 'error after the response started');
       next(err);
       return;
     }
-    const failure = classify(err);
-    if (err instanceof MethodNotAllowed) res.set('Allow', err.allow);
-    if (failure.status >= 500) {
-      // An upstream or the database failed: operators need the cause (never a token: the
-      // errors carry OAuth error bodies, socket errors and SQLite messages).
-      logger.error({ err, method: req.method, path: req.path, status: failure.status }, 'request failed');
-    } else {
-      logger.info(
-        { method: req.method, path: req.path, status: failure.status, reason: failure.code },
-        'request rejected',
-      );
-    }
-    if (failure.status >= 500 || err instanceof SessionEnded) {
+    if (err instanceof SessionEnded || classify(err).status >= 500) {
       // No session cookie and no end-of-request save on a failed request: express-session
       // skips both when req.session is gone.
       (req as { session?: unknown }).session = undefined;
     }
-    if (err instanceof SessionEnded) clearSessionCookie(res);
-    send(req, res, failure);
+    respond(req, res, err);
   };
 }
 

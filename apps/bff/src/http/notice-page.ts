@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -18,7 +18,7 @@ export interface Notice {
  * built yet). Self-contained: no script, no external resource (RFC 9700 §4.2.4), styles in
  * one block, which the policy's `style-src 'unsafe-inline'` allows.
  */
-export function sendNotice(res: Response, status: number, notice: Notice): void {
+export function sendNotice(res: ServerResponse, status: number, notice: Notice): void {
   const action = notice.action
     ? `<p><a href="${escapeHtml(notice.action.href)}">${escapeHtml(notice.action.label)}</a></p>`
     : '';
@@ -44,5 +44,9 @@ ${action}
 </body>
 </html>
 `;
-  res.status(status).type('html').set('Cache-Control', 'no-store').send(html);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Length', Buffer.byteLength(html));
+  res.end(html);
 }

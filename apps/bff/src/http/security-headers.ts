@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import type { PlainMiddleware } from './plain-middleware.ts';
 
 /**
  * The SPA loads everything from its own origin. GraphiQL's Monaco editor runs its language
@@ -28,7 +28,7 @@ export const CONTENT_SECURITY_POLICY = {
  * referrer (the callback URL carries the code: RF-02), same-origin isolation, HSTS over
  * https. No CORS headers are ever sent, so no other origin can read an answer (BF-CS-03).
  */
-export function securityHeaders(options: { https: boolean }): RequestHandler {
+export function securityHeaders(options: { https: boolean }): PlainMiddleware {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { ...CONTENT_SECURITY_POLICY } },
     xFrameOptions: { action: 'deny' },

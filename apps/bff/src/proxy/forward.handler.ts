@@ -1,33 +1,60 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { SessionTokens } from '../session/session-tokens.ts';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import express, { type Request, type RequestHandler } from 'express';
+import { signedInSessionOf, type SessionTokens, type SignedInSession } from '../session/session-tokens.ts';
+import { BODY_LIMIT_BYTES } from './request-body.ts';
 import { FORWARDED_REQUEST_HEADERS, type CallUpstream, type UpstreamAnswer, type UpstreamRequest } from './upstream.ts';
 
-/** Above the API's own limit (100 KiB), so the upstream decides and answers in its own words. */
-const BODY_LIMIT = '128kb';
-
 /** The body as bytes, forwarded unchanged: the upstream validates it (e.g. a raw newline in a GraphQL string). */
-export const rawBody: RequestHandler = express.raw({ type: () => true, limit: BODY_LIMIT });
+export const rawBody: RequestHandler = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
 
-function forwardedHeaders(req: Request): Record<string, string> {
+function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_REQUEST_HEADERS) {
-    const value = req.headers[name];
+    const value = incoming[name];
     if (typeof value === 'string') headers[name] = value;
   }
   return headers;
 }
 
-function relay(res: Response, answer: UpstreamAnswer): void {
-  res.status(answer.status);
+/** Writes an upstream's answer: its status, its allowlisted headers and its body, unchanged. */
+export function relay(res: ServerResponse, answer: UpstreamAnswer): void {
+  res.statusCode = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   if (answer.status === 204 || answer.status === 304) res.end();
   else res.end(answer.body);
 }
 
+/** One request to forward: where (BF-PX-01: built from configuration and a validated route only) and what. */
+export interface Forward {
+  url: string;
+  method: 'GET' | 'POST';
+  upstream: UpstreamRequest['upstream'];
+  /** The browser's request headers; only the allowlist goes on. */
+  headers: IncomingHttpHeaders;
+  body: Buffer | undefined;
+}
+
+/**
+ * Calls the upstream with the session's access token (refreshed and retried once on a 401,
+ * BF-PX-02). Shared by the Express routes and the /bff/graphql fast path.
+ */
+export function forwardWithSession(
+  tokens: SessionTokens,
+  upstream: CallUpstream,
+  session: SignedInSession,
+  forward: Forward,
+): Promise<UpstreamAnswer> {
+  const body = forward.body !== undefined && forward.body.length > 0 ? forward.body : undefined;
+  const headers = forwardedHeaders(forward.headers);
+  if (body === undefined) delete headers['content-type'];
+  return tokens.withAccessToken(session, (accessToken) =>
+    upstream({ url: forward.url, method: forward.method, accessToken, headers, body, upstream: forward.upstream }),
+  );
+}
+
 /**
  * Forwards the request to one fixed upstream URL, which `target` builds from configuration
- * and the validated route only (BF-PX-01), with the session's access token (refreshed and
- * retried once on a 401, BF-PX-02). Status and body come back unchanged.
+ * and the validated route only (BF-PX-01). Status and body come back unchanged.
  */
 export function forwardTo(
   tokens: SessionTokens,
@@ -36,14 +63,13 @@ export function forwardTo(
   target: (req: Request) => string,
 ): RequestHandler {
   return async (req, res) => {
-    const url = target(req);
-    const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
-    const headers = forwardedHeaders(req);
-    if (body === undefined) delete headers['content-type'];
-    const method = req.method === 'POST' ? 'POST' : 'GET';
-    const answer = await tokens.withAccessToken(req, (accessToken) =>
-      upstream({ url, method, accessToken, headers, body, upstream: name }),
-    );
+    const answer = await forwardWithSession(tokens, upstream, signedInSessionOf(req), {
+      url: target(req),
+      method: req.method === 'POST' ? 'POST' : 'GET',
+      upstream: name,
+      headers: req.headers,
+      body: Buffer.isBuffer(req.body) ? req.body : undefined,
+    });
     relay(res, answer);
   };
 }

@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serialize } from 'cookie';
+import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Config } from '@latchkey/config';
 import type { Db } from '@latchkey/db';
 import { PortalSessionStore } from './portal-session.store.ts';
+import { signedSessionId } from './session-cookie.ts';
 
 /** The signed-in user as the SPA sees it (GET /bff/session). */
 export interface PortalUser {
@@ -61,10 +64,23 @@ function cookieSigningSecret(sessionSecret: string): string {
   return createHmac('sha256', sessionSecret).update('latchkey portal session cookie').digest('base64url');
 }
 
+/** A session read from the store for one request: its id (no key prefix) and its data. */
+export interface LoadedSession {
+  id: string;
+  data: session.SessionData;
+}
+
 export interface PortalSessions {
+  /** express-session over the store, for the Express routes. */
   middleware: RequestHandler;
   store: PortalSessionStore;
-  clearCookie(res: Response): void;
+  /**
+   * The session a request's cookie names, read from the store now, without express-session
+   * (the /bff/graphql fast path): the same cookie, key and store, so the same answer. Nothing
+   * is cached: a sign-out or a revocation shows on the very next request.
+   */
+  load(req: IncomingMessage): Promise<LoadedSession | undefined>;
+  clearCookie(res: ServerResponse): void;
 }
 
 /**
@@ -77,9 +93,10 @@ export function portalSessions(config: Config, db: Db, clock: Clock): PortalSess
   const store = new PortalSessionStore(db, clock, SESSION_TTL_MS);
   const name = sessionCookieName(config);
   const cookie = sessionCookieOptions(config);
+  const secret = cookieSigningSecret(config.sessionSecret);
   const middleware = session({
     name,
-    secret: cookieSigningSecret(config.sessionSecret),
+    secret,
     store,
     resave: false,
     saveUninitialized: false,
@@ -89,9 +106,16 @@ export function portalSessions(config: Config, db: Db, clock: Clock): PortalSess
   return {
     middleware,
     store,
+    async load(req) {
+      const id = signedSessionId(req.headers.cookie, name, secret);
+      if (id === undefined) return undefined;
+      const data = await store.readSession(id);
+      return data ? { id, data } : undefined;
+    },
     // BF-LO-03: the same attributes as when it was set, or a browser keeps the old cookie.
+    // Written as Express's res.cookie writes it (same `cookie` serializer), on any response.
     clearCookie: (res) => {
-      res.cookie(name, '', { ...cookie, maxAge: 0 });
+      res.appendHeader('Set-Cookie', serialize(name, '', { ...cookie, maxAge: 0, expires: new Date() }));
     },
   };
 }

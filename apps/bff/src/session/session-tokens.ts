@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
 import { SessionEnded, Unauthenticated } from '../http/bff.errors.ts';
@@ -6,7 +7,7 @@ import { GrantRejected } from '../oidc/oidc.errors.ts';
 import type { IssuedTokens, PortalOidcClient } from '../oidc/oidc-client.ts';
 import type { UpstreamAnswer } from '../proxy/upstream.ts';
 import type { PortalSessionStore } from './portal-session.store.ts';
-import type { PortalSignIn, SealedTokens } from './portal-session.ts';
+import type { LoadedSession, PortalSignIn, SealedTokens } from './portal-session.ts';
 import type { TokenSealer } from './token-sealing.ts';
 
 /** Refresh a little before the access token's stated expiry, not after a refused call. */
@@ -20,7 +21,17 @@ export interface SessionTokens {
    * token is dead; the session refreshes once (single-flight, BF-RT-01) and the call is made
    * once more. A second 401, or a refresh the server refuses (BF-RT-02), ends the session.
    */
-  withAccessToken(req: Request, call: (accessToken: string) => Promise<UpstreamAnswer>): Promise<UpstreamAnswer>;
+  withAccessToken(
+    session: SignedInSession,
+    call: (accessToken: string) => Promise<UpstreamAnswer>,
+  ): Promise<UpstreamAnswer>;
+}
+
+/** A session with a completed sign-in in it, as one request read it. */
+export interface SignedInSession {
+  /** The session id, without the store's key prefix. */
+  id: string;
+  signIn: PortalSignIn;
 }
 
 export interface SessionTokensDeps {
@@ -31,10 +42,30 @@ export interface SessionTokensDeps {
   client: PortalOidcClient;
 }
 
-export function signInOf(req: Request): PortalSignIn {
-  const signIn = req.session?.portal;
-  if (!signIn) throw new Unauthenticated('Sign in to use the portal.');
+/** The sign-in in a session's data; 401 `unauthenticated` when there is none. */
+export function signInIn(data: Partial<session.SessionData> | undefined): PortalSignIn {
+  const signIn = data?.portal;
+  if (!signIn) throw notSignedIn();
   return signIn;
+}
+
+function notSignedIn(): Unauthenticated {
+  return new Unauthenticated('Sign in to use the portal.');
+}
+
+export function signInOf(req: Request): PortalSignIn {
+  return signInIn(req.session);
+}
+
+/** The signed-in session express-session loaded for this request. */
+export function signedInSessionOf(req: Request): SignedInSession {
+  return { id: req.sessionID, signIn: signInOf(req) };
+}
+
+/** The signed-in session the fast path loaded (PortalSessions.load); 401 without one. */
+export function signedIn(loaded: LoadedSession | undefined): SignedInSession {
+  if (loaded === undefined) throw notSignedIn();
+  return { id: loaded.id, signIn: signInIn(loaded.data) };
 }
 
 /** 401 `unauthenticated` before any body is read or any upstream is called. */
@@ -107,9 +138,9 @@ export function sessionTokens(deps: SessionTokensDeps): SessionTokens {
   return {
     seal,
     open,
-    async withAccessToken(req, call) {
-      const sid = req.sessionID;
-      const sealed = signInOf(req).tokens;
+    async withAccessToken(session, call) {
+      const sid = session.id;
+      const sealed = session.signIn.tokens;
       // Only the access token is opened on this hot path; the refresh token when it is used.
       let accessToken = sealer.open(sealed.accessToken);
       if (accessToken === undefined) return endSession(sid, 'session tokens unreadable');
