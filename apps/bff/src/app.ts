@@ -8,7 +8,7 @@ import type { PlainMiddleware } from './http/plain-middleware.ts';
 import { requireJsonIfBody, requirePortalRequest } from './http/portal-request.middleware.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { parseTrustProxy } from './http/trust-proxy.ts';
+import { parseTrustProxy } from '@latchkey/runtime';
 import { loginTransactions } from './oidc/login-transaction.ts';
 import { createOidcClient } from './oidc/oidc-client.ts';
 import { oidcRouter } from './oidc/oidc.router.ts';
