@@ -2,6 +2,7 @@ import type { Config } from '@latchkey/config';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import type { RedisClient } from '@latchkey/runtime';
 
 /** Everything the GraphQL API needs, injected by main.ts or by a test. */
 export interface ApiDeps {
@@ -9,4 +10,6 @@ export interface ApiDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DESIGN.md D7). */
+  redis?: RedisClient | undefined;
 }

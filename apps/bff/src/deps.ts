@@ -2,6 +2,7 @@ import type { Config } from '@latchkey/config';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import type { RedisClient } from '@latchkey/runtime';
 
 /** Everything the backend-for-frontend needs, injected by main.ts or by a test. */
 export interface BffDeps {
@@ -9,6 +10,8 @@ export interface BffDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DESIGN.md D7). */
+  redis?: RedisClient | undefined;
   /**
    * The fetch openid-client uses for the OAuth calls (discovery, code exchange, refresh,
    * revocation). Tests pass a counting wrapper around the real one, or one that fails.

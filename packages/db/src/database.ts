@@ -86,6 +86,12 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+export interface LocksTable {
+  key: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   clients: ClientsTable;
@@ -95,6 +101,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  locks: LocksTable;
 }
 
 /** What repositories take as their first argument: the database or an open transaction. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as createSchema from './migrations/2026_11_22_000000_create_schema.ts';
+import * as createLocks from './migrations/2026_11_23_000000_create_locks.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -8,6 +9,7 @@ import * as createSchema from './migrations/2026_11_22_000000_create_schema.ts';
  */
 const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_schema': createSchema,
+  '2026_11_23_000000_create_locks': createLocks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,9 @@
 export { openDatabase } from './open-database.ts';
+export { openInfrastructure } from './infrastructure.ts';
+export type { Infrastructure } from './infrastructure.ts';
+export { connectRedis } from './redis.ts';
+export type { RedisClient } from './redis.ts';
+export { DependencyUnavailableError } from './dependency-unavailable.ts';
 export { serve } from './serve.ts';
 export type { RunningServer } from './serve.ts';
 export { KyselySessionStore } from './session-store.ts';

@@ -1,3 +1,5 @@
+import { DependencyUnavailableError } from '../dependency-unavailable.ts';
+
 /** SQLite primary result codes that mean "the database cannot serve now", not "this request is wrong". */
 const SQLITE_UNAVAILABLE = new Set([
   5, // SQLITE_BUSY
@@ -28,6 +30,7 @@ const NETWORK_CODES = new Set([
  */
 export function isDependencyFailure(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
+    if (e instanceof DependencyUnavailableError) return true;
     const { code, errcode } = e as { code?: unknown; errcode?: unknown };
     if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && SQLITE_UNAVAILABLE.has(errcode & 0xff))
       return true;
