@@ -24,6 +24,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).default(2000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   AUTH_PORT: port(4000),
   AUTH_URL: url.optional(),
   API_PORT: port(4001),
@@ -50,6 +54,17 @@ export interface Config {
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
+  /** PostgreSQL only: the most connections one process opens. */
+  readonly databasePoolMax: number;
+  /**
+   * PostgreSQL only: the longest a query may wait for a connection, and run (statement_timeout);
+   * past it the request gets 503 (SECURITY.md R-06).
+   */
+  readonly databaseTimeoutMs: number;
+  /** The longest a Redis command (or connecting) may take before the request gets 503. */
+  readonly redisTimeoutMs: number;
+  /** On SIGTERM, how long in-flight requests may take to finish before the process exits. */
+  readonly shutdownTimeoutMs: number;
   readonly auth: { readonly port: number; readonly url: string };
   readonly api: { readonly port: number; readonly url: string };
   readonly portal: {
@@ -150,6 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     auth: Object.freeze({ port: e.AUTH_PORT, url: authUrl }),
     api: Object.freeze({ port: e.API_PORT, url: apiUrl }),
     portal: Object.freeze({
