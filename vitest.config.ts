@@ -1,5 +1,46 @@
 import { defineConfig } from 'vitest/config';
 
+const INTEGRATION = ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'];
+
+/** Fault tests (SECURITY.md §5) start their own servers and run alone: project `reliability`. */
+const RELIABILITY = 'test/reliability/**';
+
+/** Tests of PostgreSQL itself (pool, timeouts, BIGINT, concurrent migrations): node-pg only. */
+const POSTGRES_ONLY = '**/*.postgres.test.ts';
+
+/**
+ * Not run again on PostgreSQL: tests that touch no database (parsers, formatting, crypto,
+ * the portal's pure helpers), and tests that are about the SQLite file itself (its bytes on
+ * disk, a server wired to DATA_DIR). New tests run on both engines unless listed here.
+ */
+const SQLITE_OR_NO_DATABASE = [
+  'apps/api/src/bearer/bearer-credentials.test.ts',
+  'apps/api/src/graphql/document-cache.test.ts',
+  'apps/api/src/graphql/execution-plan.test.ts',
+  'apps/api/src/graphql/format-error.test.ts',
+  'apps/api/src/http/read-body.test.ts',
+  'apps/auth/src/http/html.test.ts',
+  'apps/auth/src/interaction/return-to.test.ts',
+  'apps/bff/src/oidc/return-to.test.ts',
+  'apps/bff/src/session/token-sealing.test.ts',
+  'apps/portal/src/**',
+  'packages/core/src/users/password.test.ts',
+  'packages/credentials/src/**',
+  'packages/db/src/database-unavailable.test.ts',
+  'packages/runtime/src/http/trust-proxy.test.ts',
+  // The CLI's dispatch and usage errors: refused before any database is opened.
+  'apps/cli/src/main.test.ts',
+  // Redis only (connectRedis against a real redis-server): no database.
+  'packages/runtime/src/redis.test.ts',
+  // Reads the SQLite files for plaintext secrets (TS-01).
+  'test/secret-leaks.test.ts',
+  // startBffServer over openDatabase with an explicit DATA_DIR: SQLite whatever the project.
+  'apps/bff/src/main.test.ts',
+  // Makes the SQLite file read-only (PRAGMA query_only) to get a 503; the PostgreSQL outages
+  // are in apps/api/src/bearer/database-unavailable.test.ts and packages/db.
+  'apps/auth/src/http/error-handler.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -9,11 +50,40 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'node',
-          include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'e2e/**'],
+          include: INTEGRATION,
+          exclude: ['**/node_modules/**', 'e2e/**', RELIABILITY, POSTGRES_ONLY],
           pool: 'forks',
           // Every suite uses its own SQLite file and servers on port 0, so files run in parallel.
           fileParallelism: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The same integration suite on PostgreSQL: one throwaway cluster for the run
+          // (test/support/postgres.global-setup.ts), a fresh database per test system.
+          name: 'node-pg',
+          include: INTEGRATION,
+          exclude: ['**/node_modules/**', 'e2e/**', RELIABILITY, ...SQLITE_OR_NO_DATABASE],
+          globalSetup: ['test/support/postgres.global-setup.ts'],
+          pool: 'forks',
+          fileParallelism: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: [`${RELIABILITY}/*.test.ts`],
+          exclude: ['**/node_modules/**'],
+          pool: 'forks',
+          // Each file starts its own clusters and server processes and loads them: one at a time.
+          // Vitest runs such files in its "sequential" group, after the parallel groups, so
+          // they never share the machine with other test files (no sequence.groupOrder: that
+          // would put this project before the others when maxWorkers is 1, on 2 cores).
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

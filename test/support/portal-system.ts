@@ -53,8 +53,8 @@ async function listen(server: Server): Promise<number> {
 }
 
 /**
- * Starts the authorization server, the API and the BFF on 127.0.0.1 with one SQLite file,
- * one ManualClock and one log capture. `env` overrides configuration (the sign-in rate
+ * Starts the authorization server, the API and the BFF on 127.0.0.1 with one database
+ * (SQLite, or PostgreSQL in the node-pg project), one ManualClock and one log capture. `env` overrides configuration (the sign-in rate
  * limits are raised by default so suites can sign in many times).
  */
 export async function startPortalSystem(

@@ -1,27 +1,39 @@
-// Starts the real servers on loopback (port 0) over a fresh SQLite file in a temp folder,
-// with a manual clock and captured JSON logs. Integration tests drive them over real HTTP.
+// Starts the real servers on loopback (port 0) over a fresh database (a SQLite file in a temp
+// folder, or in the node-pg project a fresh PostgreSQL database: test-database.ts), with a
+// manual clock and captured JSON logs. Integration tests drive them over real HTTP.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { loadConfig, type Config } from '@latchkey/config';
 import { ensureFirstPartyClient, ManualClock } from '@latchkey/core';
-import { createDatabase, migrateToLatest, sqlitePathFor, type Db } from '@latchkey/db';
+import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@latchkey/db';
 import { createLogger } from '@latchkey/logging';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { createApiApp } from '../../apps/api/src/app.ts';
+import { createTestDatabase, type Engine } from './test-database.ts';
 
 export interface TestSystem {
   authUrl: string;
   apiUrl: string;
   config: Config;
   db: Db;
+  /** Which database the servers run on (the project decides: node is SQLite, node-pg PostgreSQL). */
+  engine: Engine;
   clock: ManualClock;
+  /** DATA_DIR: the SQLite file and the generated local secrets. */
   dataDir: string;
   /** Every JSON log line both servers wrote. */
   logs: string[];
+  /**
+   * Everything the database holds, as text, to search for secrets at rest (TS-01): SQLite's
+   * files (main, write-ahead log, shared memory) read as latin1, or on PostgreSQL every row of
+   * every table.
+   */
+  databaseText(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -38,6 +50,7 @@ async function closeServer(server: Server): Promise<void> {
 /** `env` overrides any environment variable of the configuration (e.g. EXPIRES_IN_AS_NUMBER). */
 export async function startSystem(env: Record<string, string> = {}): Promise<TestSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-it-'));
+  const database = await createTestDatabase(dataDir);
   const authServer = createServer();
   const apiServer = createServer();
   const authPort = await listen(authServer);
@@ -51,9 +64,11 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
     API_URL: `http://127.0.0.1:${apiPort}`,
     PORTAL_URL: 'http://127.0.0.1:3999',
     LOG_LEVEL: 'debug',
+    ...database.env,
     ...env,
   });
-  const db = createDatabase({ sqlitePath: sqlitePathFor(dataDir) });
+  // Through the configuration, as the servers' openDatabase does (DATABASE_URL or DATA_DIR).
+  const db = createDatabase(databaseOptionsFor(config));
   await migrateToLatest(db);
   const clock = new ManualClock(Date.now());
   await ensureFirstPartyClient(db, clock, {
@@ -78,13 +93,34 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
     apiUrl: config.api.url,
     config,
     db,
+    engine: database.engine,
     clock,
     dataDir,
     logs,
+    async databaseText() {
+      if ('url' in database.options) {
+        const client = new pg.Client({ connectionString: database.options.url });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ rows: string }>(
+            "select query_to_xml(format('select * from %I', tablename), true, false, '')::text as rows from pg_tables where schemaname = 'public'",
+          );
+          return rows.map((r) => r.rows).join('\n');
+        } finally {
+          await client.end();
+        }
+      }
+      // A checkpoint may not have run yet: the write-ahead log holds the latest rows.
+      return readdirSync(dataDir)
+        .filter((name) => name.startsWith('latchkey.sqlite'))
+        .map((name) => readFileSync(join(dataDir, name)).toString('latin1'))
+        .join('\n');
+    },
     async close() {
       await Promise.all([closeServer(authServer), closeServer(apiServer)]);
       await api.close();
       await db.destroy();
+      await database.dispose();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

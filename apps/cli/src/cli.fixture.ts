@@ -1,12 +1,16 @@
 // Runs the admin CLI as operators do: a real child process (Node running main.ts) on its own
-// temporary DATA_DIR. Shared by the CLI's test files.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// temporary DATA_DIR, and in the node-pg project on its own empty PostgreSQL database
+// (DATABASE_URL), which the CLI migrates itself. Shared by the CLI's test files.
+import { randomBytes } from 'node:crypto';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { createDatabase, sqlitePathFor, type Db } from '@latchkey/db';
+import { withDatabase } from '../../../test/support/postgres-databases.ts';
+import { testPostgresBin, testPostgresUrl } from '../../../test/support/test-database.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
@@ -23,23 +27,60 @@ export interface Run {
 
 export interface CliSandbox {
   dataDir: string;
+  /** The sandbox's PostgreSQL database (DATABASE_URL) in the node-pg project. */
+  databaseUrl: string | undefined;
   run(args: string[], env?: Record<string, string>): Promise<Run>;
-  /** Every byte SQLite holds for the database: the main file and its write-ahead log. */
+  /**
+   * Everything the database holds: SQLite's main file and write-ahead log, or every row of
+   * every PostgreSQL table as text.
+   */
   databaseBytes(): Buffer;
-  /** Opens the same database file for a check through core, and closes it again. */
+  /** Whether a command created (and migrated) the database. */
+  hasDatabase(): boolean;
+  /** Opens the same database for a check through core, and closes it again. */
   withDb<T>(use: (db: Db) => Promise<T>): Promise<T>;
   remove(): void;
 }
 
+/**
+ * psql against the node-pg project's cluster. Synchronous, so that the sandbox's helpers stay
+ * synchronous on both engines.
+ */
+function psql(url: string, sql: string): string {
+  const bin = testPostgresBin();
+  if (bin === undefined) throw new Error('no PostgreSQL bin folder was provided to this project');
+  const result = spawnSync(join(bin, 'psql'), ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', sql], {
+    encoding: 'utf8',
+    env: { PGCONNECT_TIMEOUT: '10' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+  return result.stdout;
+}
+
 export function createSandbox(): CliSandbox {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-cli-'));
+  const cluster = testPostgresUrl();
+  let databaseUrl: string | undefined;
+  if (cluster !== undefined) {
+    // Empty, not copied from the migrated template: the CLI's own migration runs as on a new server.
+    const name = `lk_${randomBytes(8).toString('hex')}`;
+    psql(cluster, `create database ${name} template template0`);
+    databaseUrl = withDatabase(cluster, name);
+  }
   return {
     dataDir,
+    databaseUrl,
     run(args, env = {}) {
       return new Promise((resolve, reject) => {
         const child = spawn(process.execPath, [MAIN, ...args], {
           // Only what the configuration needs: nothing from the test runner's environment leaks in.
-          env: { NODE_ENV: 'test', DATA_DIR: dataDir, ...env },
+          env: {
+            NODE_ENV: 'test',
+            DATA_DIR: dataDir,
+            ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+            ...env,
+          },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let stdout = '';
@@ -59,14 +100,30 @@ export function createSandbox(): CliSandbox {
       });
     },
     databaseBytes() {
+      if (databaseUrl !== undefined) {
+        return Buffer.from(
+          psql(
+            databaseUrl,
+            "select query_to_xml(format('select * from %I', tablename), true, false, '') from pg_tables where schemaname = 'public'",
+          ),
+        );
+      }
       return Buffer.concat(
         readdirSync(dataDir)
           .filter((name) => name.startsWith('latchkey.sqlite'))
           .map((name) => readFileSync(join(dataDir, name))),
       );
     },
+    hasDatabase() {
+      if (databaseUrl === undefined) return existsSync(sqlitePathFor(dataDir));
+      return Number(psql(databaseUrl, "select count(*) from pg_tables where schemaname = 'public'").trim()) > 0;
+    },
     async withDb(use) {
-      const db = createDatabase({ sqlitePath: sqlitePathFor(dataDir) });
+      const db = createDatabase(
+        databaseUrl === undefined
+          ? { sqlitePath: sqlitePathFor(dataDir) }
+          : { url: databaseUrl, poolMax: 2, timeoutMs: 5000 },
+      );
       try {
         return await use(db);
       } finally {
@@ -75,14 +132,17 @@ export function createSandbox(): CliSandbox {
     },
     remove() {
       rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl !== undefined && cluster !== undefined) {
+        psql(cluster, `drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
+      }
     },
   };
 }
 
 /**
  * Two users most tests need, created through the CLI itself. One after the other: the first
- * run creates and migrates the database, and two processes migrating one fresh file at the
- * same moment can collide (see the report on packages/db).
+ * run creates and migrates the database, and two processes migrating one fresh SQLite file at
+ * the same moment can collide (migrateToLatest retries once; PostgreSQL takes an advisory lock).
  */
 export async function seedUsers(sandbox: CliSandbox): Promise<void> {
   expectSuccess(

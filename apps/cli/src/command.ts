@@ -7,6 +7,8 @@ export interface CliContext {
   config: Config;
   db: Db;
   clock: Clock;
+  /** The migrations this run applied (empty when the schema was already current). */
+  appliedMigrations: string[];
 }
 
 /**

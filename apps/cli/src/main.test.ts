@@ -1,7 +1,5 @@
 // The admin CLI as operators run it: dispatch, usage errors and configuration errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import { sqlitePathFor } from '@latchkey/db';
 import { createSandbox, expectFailure, OWNER, type CliSandbox } from './cli.fixture.ts';
 
 let sandbox: CliSandbox;
@@ -28,12 +26,31 @@ describe('admin CLI: dispatch and usage', () => {
       'token create',
       'token list',
       'token revoke',
+      'migrate',
     ]) {
       expect(run.stdout).toContain(command);
     }
   });
 
-  it('bad input exits 2 with one line on stderr and creates no database', async () => {
+  it('migrate applies every migration on a fresh database, then nothing on the next run', async () => {
+    const fresh = createSandbox();
+    try {
+      const first = await fresh.run(['migrate']);
+      expect(first.code).toBe(0);
+      expect(first.json.applied).toEqual(expect.arrayContaining(['2026_11_22_000000_create_schema']));
+      expect(first.json.applied.length).toBeGreaterThanOrEqual(2);
+      expect(fresh.hasDatabase()).toBe(true);
+      const second = await fresh.run(['migrate']);
+      expect(second.code).toBe(0);
+      expect(second.json).toEqual({ applied: [] });
+      const wrong = await fresh.run(['migrate', 'now']);
+      expect(wrong.code).toBe(2);
+    } finally {
+      fresh.remove();
+    }
+  });
+
+  it('bad input exits 2 with one line on stderr and creates no database (no SQLite file, no PostgreSQL schema)', async () => {
     const fresh = createSandbox();
     try {
       const runs = await Promise.all([
@@ -57,7 +74,7 @@ describe('admin CLI: dispatch and usage', () => {
       expect(runs[6]!.stderr).toMatch(/missing --redirect-uri/);
       expect(runs[7]!.stderr).toMatch(/missing --owner/);
       expect(runs[8]!.stderr).toMatch(/expected 1 argument/);
-      expect(existsSync(sqlitePathFor(fresh.dataDir))).toBe(false);
+      expect(fresh.hasDatabase()).toBe(false);
     } finally {
       fresh.remove();
     }

@@ -7,6 +7,7 @@ import type { Command } from './command.ts';
 import { parseClientCommand } from './commands/client.command.ts';
 import { helpText } from './commands/help.command.ts';
 import { parseTokenCommand } from './commands/token.command.ts';
+import { parseMigrateCommand } from './commands/migrate.command.ts';
 import { parseUserCommand } from './commands/user.command.ts';
 import { openContext } from './open-context.ts';
 import { UsageError } from './usage-error.ts';
@@ -18,6 +19,7 @@ const resources: Record<string, (action: string | undefined, args: string[]) => 
   user: parseUserCommand,
   client: parseClientCommand,
   token: parseTokenCommand,
+  migrate: parseMigrateCommand,
 };
 
 function parseCommand(argv: string[]): Command | 'help' {

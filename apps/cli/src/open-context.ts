@@ -1,17 +1,21 @@
 import { loadConfig } from '@latchkey/config';
 import { systemClock } from '@latchkey/core';
-import { createDatabase, migrateToLatest, sqlitePathFor } from '@latchkey/db';
+import { createDatabase, databaseOptionsFor, migrateToLatest } from '@latchkey/db';
 import type { CliContext } from './command.ts';
 
-/** Opens the configured database (DATA_DIR) and brings its schema up to date, as the servers do on start. */
+/**
+ * Opens the configured database (PostgreSQL when DATABASE_URL is set, else the SQLite file
+ * under DATA_DIR) and brings its schema up to date, as the servers do on start.
+ */
 export async function openContext(): Promise<CliContext> {
   const config = loadConfig();
-  const db = createDatabase({ sqlitePath: sqlitePathFor(config.dataDir) });
+  const db = createDatabase(databaseOptionsFor(config, { applicationName: 'latchkey-cli' }));
+  let appliedMigrations: string[];
   try {
-    await migrateToLatest(db);
+    appliedMigrations = await migrateToLatest(db);
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  return { config, db, clock: systemClock };
+  return { config, db, clock: systemClock, appliedMigrations };
 }

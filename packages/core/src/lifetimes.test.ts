@@ -1,10 +1,12 @@
 // Clock-driven lifetimes (SECURITY.md R-12, AC-05, RV-05), at the domain level over a real
-// SQLite file. The HTTP-level versions live beside the token endpoint and the API.
+// database (a SQLite file; PostgreSQL in the node-pg project). The HTTP-level versions live
+// beside the token endpoint and the API.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, migrateToLatest, type Db } from '@latchkey/db';
+import { migrateToLatest, type Db } from '@latchkey/db';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.ts';
 import { ManualClock } from './clock.ts';
 import { createClient } from './clients/clients.service.ts';
 import { issueAuthorizationCode, redeemAuthorizationCode } from './authorization/codes.service.ts';
@@ -18,6 +20,7 @@ import { InvalidGrant, InvalidToken } from './errors.ts';
 const YEAR = 365 * 24 * 60 * 60;
 const lifetimes = { tokenTtlSeconds: YEAR, refreshTokenTtlSeconds: 30 * 24 * 60 * 60 };
 let dir: string;
+let database: TestDatabase;
 let db: Db;
 let user: User;
 let client: Client;
@@ -25,25 +28,41 @@ const clock = new ManualClock(Date.UTC(2026, 0, 1));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'latchkey-core-'));
-  db = createDatabase({ sqlitePath: join(dir, 'db.sqlite') });
+  database = await createTestDatabase(dir);
+  db = database.open();
   await migrateToLatest(db);
   user = await createUser(db, clock, { email: 'ada@example.test', password: 'password-1', name: 'Ada' });
-  ({ client } = await createClient(db, clock, { ownerId: user.id, name: 'App', redirectUri: 'https://client.example/cb' }));
+  ({ client } = await createClient(db, clock, {
+    ownerId: user.id,
+    name: 'App',
+    redirectUri: 'https://client.example/cb',
+  }));
 });
 
 afterAll(async () => {
-  await db.destroy();
+  await db?.destroy();
+  await database?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function codeAged(ms: number): Promise<string> {
-  const code = await issueAuthorizationCode(db, clock, { client, userId: user.id, redirectUri: client.redirectUri, codeChallenge: null });
+  const code = await issueAuthorizationCode(db, clock, {
+    client,
+    userId: user.id,
+    redirectUri: client.redirectUri,
+    codeChallenge: null,
+  });
   clock.advance(ms);
   return code;
 }
 
 const redeem = (code: string) =>
-  redeemAuthorizationCode(db, clock, lifetimes, { client, code, redirectUri: client.redirectUri, codeVerifier: undefined });
+  redeemAuthorizationCode(db, clock, lifetimes, {
+    client,
+    code,
+    redirectUri: client.redirectUri,
+    codeVerifier: undefined,
+  });
 
 describe('R-12 clock boundaries', () => {
   it('AC-05 accepts a code at 9:59 and refuses one at 10:01', async () => {

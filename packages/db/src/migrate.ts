@@ -26,8 +26,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
   let { error, results } = await migrator.migrateToLatest();
   if (error) {
-    // Kysely's SQLite migration lock holds only within one process. When two processes migrate
-    // a fresh file at once, the loser fails on "already exists"; by then the winner has
+    // On PostgreSQL Kysely serialises migrators across processes with an advisory lock, so
+    // concurrent instances are safe (a lock wait past statement_timeout lands here, too).
+    // Its SQLite migration lock holds only within one process: when two processes migrate a
+    // fresh file at once, the loser fails on "already exists"; by then the winner has
     // committed, so a second pass finds nothing left to do.
     ({ error, results } = await migrator.migrateToLatest());
   }

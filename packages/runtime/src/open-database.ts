@@ -1,10 +1,28 @@
 import type { Config } from '@latchkey/config';
 import { provisionPortalClient, type Clock } from '@latchkey/core';
-import { createDatabase, migrateToLatest, sqlitePathFor, type Db } from '@latchkey/db';
+import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@latchkey/db';
+import type { Logger } from '@latchkey/logging';
 
-/** Opens the configured database, applies pending migrations and provisions the portal client. */
-export async function openDatabase(config: Config, clock: Clock): Promise<Db> {
-  const db = createDatabase({ sqlitePath: sqlitePathFor(config.dataDir) });
+export interface OpenDatabaseOptions {
+  /** Shown in PostgreSQL's pg_stat_activity (e.g. latchkey-auth); "latchkey" by default. */
+  applicationName?: string;
+  /** Where errors of idle PostgreSQL connections (a server restart) are reported. */
+  logger?: Logger;
+}
+
+/**
+ * Opens the configured database (PostgreSQL when DATABASE_URL is set, else the SQLite file
+ * under DATA_DIR), applies pending migrations and provisions the portal client.
+ */
+export async function openDatabase(config: Config, clock: Clock, options: OpenDatabaseOptions = {}): Promise<Db> {
+  const { logger } = options;
+  const db = createDatabase(
+    databaseOptionsFor(config, {
+      ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
+      // The message only: pg's errors never carry the password of DATABASE_URL.
+      onIdleError: (err) => logger?.warn({ reason: err.message }, 'idle database connection failed'),
+    }),
+  );
   try {
     await migrateToLatest(db);
     await provisionPortalClient(db, clock, config);

@@ -21,6 +21,7 @@ export function helpText(): string {
     `  ${TOKEN_USAGE.create}    prints token (shown once); default lifetime one year`,
     `  ${TOKEN_USAGE.list}`,
     `  ${TOKEN_USAGE.revoke}`,
+    '  migrate    applies pending migrations (every command and server does too); prints the ones applied',
     '  help',
   ];
   return `${lines.join('\n')}\n`;

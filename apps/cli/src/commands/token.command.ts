@@ -57,10 +57,13 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
         // The value is printed once here; only its SHA-256 digest and last four characters are stored (D3).
         run: async (context) => {
           const owner = await requireOwner(context, ownerEmail);
-          const created = await createPersonalAccessToken(context.db, context.clock, context.config.tokenTtlSeconds, {
+          // One instant for creation and expiry, so `--expires-in-days 30` is exactly 30 days.
+          const now = context.clock.now();
+          const clock = { now: () => now };
+          const created = await createPersonalAccessToken(context.db, clock, context.config.tokenTtlSeconds, {
             userId: owner.id,
             name,
-            ...(days === undefined ? {} : { expiresAt: context.clock.now() + days * DAY_MS }),
+            ...(days === undefined ? {} : { expiresAt: now + days * DAY_MS }),
           });
           return { token: created.token, ...presentToken(created.summary), owner_email: owner.email };
         },

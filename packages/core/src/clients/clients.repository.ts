@@ -1,10 +1,12 @@
 import type { ClientsTable, Executor } from '@latchkey/db';
+import { canMatchStoredText } from '../text.ts';
 
 export async function insertClient(db: Executor, row: ClientsTable): Promise<void> {
   await db.insertInto('clients').values(row).execute();
 }
 
 export async function findClientRowById(db: Executor, id: string): Promise<ClientsTable | undefined> {
+  if (!canMatchStoredText(id)) return undefined;
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -16,13 +18,23 @@ export async function listClientRows(db: Executor, ownerId?: string): Promise<Cl
 
 /** Sets revoked_at once; a second revocation keeps the first time (RV-07). */
 export async function markClientRevoked(db: Executor, id: string, at: number): Promise<void> {
-  await db.updateTable('clients').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('clients')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
-export async function updateClientCredentials(
-  db: Executor,
-  id: string,
-  values: Pick<ClientsTable, 'secret_hash' | 'secret_last4' | 'redirect_uri' | 'name'>,
-): Promise<void> {
-  await db.updateTable('clients').set(values).where('id', '=', id).execute();
+/**
+ * Inserts a provisioned client, or updates its credentials if it exists: one statement, so
+ * instances starting together on an empty database cannot race on the insert.
+ */
+export async function upsertProvisionedClient(db: Executor, row: ClientsTable): Promise<void> {
+  const { name, redirect_uri, secret_hash, secret_last4 } = row;
+  await db
+    .insertInto('clients')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ name, redirect_uri, secret_hash, secret_last4 }))
+    .execute();
 }

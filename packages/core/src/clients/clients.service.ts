@@ -9,9 +9,10 @@ import {
   insertClient,
   listClientRows,
   markClientRevoked,
-  updateClientCredentials,
+  upsertProvisionedClient,
 } from './clients.repository.ts';
 import { validateRedirectUriForRegistration } from './redirect-uri.ts';
+import { hasControlCharacters } from '../text.ts';
 
 export interface NewClient {
   ownerId: string;
@@ -28,7 +29,7 @@ export interface CreatedClient {
 
 export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 100) {
+  if (name.length === 0 || name.length > 100 || hasControlCharacters(name)) {
     throw new ValidationFailed('name', 'Enter a client name of 1 to 100 characters.');
   }
   const redirectUri = validateRedirectUriForRegistration(input.redirectUri.trim());
@@ -111,11 +112,7 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     secret_hash: digest(spec.secret),
     secret_last4: lastFour(spec.secret),
   };
-  if (await findClientRowById(db, spec.id)) {
-    await updateClientCredentials(db, spec.id, values);
-    return;
-  }
-  await insertClient(db, {
+  await upsertProvisionedClient(db, {
     id: spec.id,
     owner_id: null,
     ...values,

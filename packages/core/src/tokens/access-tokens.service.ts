@@ -12,6 +12,7 @@ import {
   listAccessTokenRows,
   markAccessTokenRevoked,
 } from './tokens.repository.ts';
+import { hasControlCharacters } from '../text.ts';
 
 /**
  * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
@@ -58,13 +59,15 @@ export async function createPersonalAccessToken(
   input: NewPersonalAccessToken,
 ): Promise<CreatedPersonalAccessToken> {
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', 'Enter a token name of 1 to 100 characters.');
+  if (name.length === 0 || name.length > 100 || hasControlCharacters(name))
+    throw new ValidationFailed('name', 'Enter a token name of 1 to 100 characters.');
   const now = clock.now();
   const expiresAt = input.expiresAt ?? now + tokenTtlSeconds * 1000;
   if (!Number.isSafeInteger(expiresAt) || expiresAt <= now) {
     throw new ValidationFailed('expires_at', 'The expiration must be in the future.');
   }
-  if (expiresAt > now + MAX_LIFETIME_MS) throw new ValidationFailed('expires_at', 'The expiration must be within 5 years.');
+  if (expiresAt > now + MAX_LIFETIME_MS)
+    throw new ValidationFailed('expires_at', 'The expiration must be within 5 years.');
   const token = generateToken(TokenPrefix.personalAccessToken);
   const row = {
     id: newId(IdPrefix.accessToken),
@@ -83,7 +86,10 @@ export async function createPersonalAccessToken(
   await insertAccessToken(db, row);
   return {
     token,
-    summary: tokenRowToSummary({ ...row, grant_revoked_at: null, client_revoked_at: null, client_first_party: null }, now),
+    summary: tokenRowToSummary(
+      { ...row, grant_revoked_at: null, client_revoked_at: null, client_first_party: null },
+      now,
+    ),
   };
 }
 
@@ -102,7 +108,9 @@ export async function listTokensForUser(db: Executor, clock: Clock, userId: stri
 
 export async function listAllTokens(db: Executor, clock: Clock, userId?: string): Promise<TokenSummary[]> {
   const now = clock.now();
-  return (await listAccessTokenRows(db, userId === undefined ? {} : { userId })).map((row) => tokenRowToSummary(row, now));
+  return (await listAccessTokenRows(db, userId === undefined ? {} : { userId })).map((row) =>
+    tokenRowToSummary(row, now),
+  );
 }
 
 /**

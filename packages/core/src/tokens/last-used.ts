@@ -23,7 +23,9 @@ export class LastUsedRecorder {
 
   async flush(): Promise<void> {
     if (this.#pending.size === 0) return;
-    const batch = [...this.#pending];
+    // Sorted, so two API instances flushing the same tokens lock rows in the same order and
+    // cannot deadlock each other on PostgreSQL.
+    const batch = [...this.#pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.#pending.clear();
     await this.#db.transaction().execute(async (trx) => {
       for (const [id, at] of batch) await updateLastUsed(trx, id, at);

@@ -5,6 +5,7 @@ import { IdPrefix, newId } from '../ids.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import { userRowToUser, type User } from './user.ts';
 import { deleteUserRow, findUserRowByEmail, findUserRowById, insertUser, listUserRows } from './users.repository.ts';
+import { hasControlCharacters } from '../text.ts';
 
 export interface NewUser {
   email: string;
@@ -22,8 +23,10 @@ export function normalizeEmail(email: string): string {
 function validateNewUser(input: NewUser): NewUser {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
-  if (!EMAIL.test(email) || email.length > 254) throw new ValidationFailed('email', 'Enter a valid email address.');
-  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', 'Enter a name of 1 to 100 characters.');
+  if (!EMAIL.test(email) || email.length > 254 || hasControlCharacters(email))
+    throw new ValidationFailed('email', 'Enter a valid email address.');
+  if (name.length === 0 || name.length > 100 || hasControlCharacters(name))
+    throw new ValidationFailed('name', 'Enter a name of 1 to 100 characters.');
   if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
     throw new ValidationFailed('password', `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`);
   }
@@ -46,7 +49,8 @@ export async function createUser(db: Executor, clock: Clock, input: NewUser): Pr
     await insertUser(db, row);
   } catch (err) {
     // A concurrent sign-up with the same email lost the race on the unique index.
-    if (await findUserRowByEmail(db, valid.email)) throw new Conflict('An account with this email already exists.', { cause: err });
+    if (await findUserRowByEmail(db, valid.email))
+      throw new Conflict('An account with this email already exists.', { cause: err });
     throw err;
   }
   return userRowToUser(row);

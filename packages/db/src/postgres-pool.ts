@@ -1,0 +1,163 @@
+import pg from 'pg';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+
+export interface PostgresOptions {
+  /** postgres://user:password@host:port/database[?sslmode=...] (DATABASE_URL). */
+  url: string;
+  /** The most connections this process opens (DATABASE_POOL_MAX). */
+  poolMax: number;
+  /**
+   * DATABASE_TIMEOUT_MS: the longest a query waits for a connection (or for a new one to
+   * connect), and the longest it runs, on the server (statement_timeout) and on the client
+   * (query_timeout, for a server that stopped answering altogether: SECURITY.md R-06).
+   */
+  timeoutMs: number;
+  /** Shown in pg_stat_activity, to tell the servers and the CLI apart. */
+  applicationName?: string;
+  /** How long an unused connection stays open; 10 s by default. */
+  idleTimeoutMs?: number;
+  /**
+   * Told about errors of idle connections (the server restarted or went away). They are
+   * otherwise ignored: the pool drops the connection and the next query opens another.
+   */
+  onIdleError?: (err: Error) => void;
+}
+
+/** PostgreSQL's BIGINT (int8). Every time column is one; counts are too. */
+const INT8_OID = 20;
+
+/**
+ * Integer milliseconds fit a JavaScript number exactly (2^53 ms is 285,000 years), so BIGINT
+ * comes back as a number on PostgreSQL as it does on SQLite, and the domain never sees a
+ * string. Set on this pool's clients only: the process-wide pg.types stay untouched.
+ */
+function typesWithInt8AsNumber(): pg.CustomTypesConfig {
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(INT8_OID, 'text', (value: string) => Number(value));
+  return types;
+}
+
+/**
+ * The server cancels a statement a little before the client would give up on it: a slow
+ * query then ends with 57014 on a connection that stays usable, and the client's own
+ * query_timeout (the full budget) only fires when the server does not answer at all.
+ */
+function serverStatementTimeout(timeoutMs: number): number {
+  return Math.max(1, timeoutMs - Math.min(250, Math.floor(timeoutMs / 5)));
+}
+
+export function createPostgresPool(options: PostgresOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolMax,
+    connectionTimeoutMillis: options.timeoutMs,
+    idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
+    statement_timeout: serverStatementTimeout(options.timeoutMs),
+    query_timeout: options.timeoutMs,
+    // A process that stops between the statements of a transaction (SIGSTOP, a debugger)
+    // must not hold row locks for ever: the server ends such a session.
+    idle_in_transaction_session_timeout: options.timeoutMs * 2,
+    application_name: options.applicationName ?? 'latchkey',
+    keepAlive: true,
+    types: typesWithInt8AsNumber(),
+  });
+  // Without a listener an idle client's error (the server restarting) is an uncaught
+  // 'error' event and ends the process.
+  pool.on('error', (err) => options.onIdleError?.(err));
+  return pool;
+}
+
+/** Raised for a query on a connection that an earlier client-side timeout gave up on. */
+export class ConnectionAbandonedError extends Error {
+  constructor() {
+    super('the database connection was abandoned after a query timeout');
+    this.name = 'ConnectionAbandonedError';
+  }
+}
+
+/** pg's client-side query_timeout: the query may still be running, or the server hung. */
+function isClientQueryTimeout(err: unknown): boolean {
+  return err instanceof Error && err.message === 'Query read timeout';
+}
+
+/**
+ * Statements with parameters run as named prepared statements, so PostgreSQL plans each query
+ * text once per connection instead of on every call: the API's token lookup is a four-table
+ * join whose planning costs about three times its execution. Kysely compiles a given query to
+ * the same text every time; the cap bounds what varying texts (multi-row inserts) can add.
+ */
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+
+function statementNameFor(sql: string): string | undefined {
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `lk_${statementNames.size}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
+/** A prepared `select *` whose table gained a column (a migration by another instance). */
+function isStalePreparedPlan(err: unknown): boolean {
+  return (err as { code?: unknown }).code === '0A000';
+}
+
+/**
+ * What Kysely's PostgresDialect checks connections out of. pg keeps a connection whose query
+ * hit query_timeout as if it were healthy, with the unanswered query still queued on it: the
+ * next user would wait behind it (a rollback, another request). Such a connection fails
+ * every later query at once and is destroyed on release instead of returning to the pool.
+ */
+export class DiscardingPool implements PostgresPool {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  get options(): object {
+    return this.#pool.options;
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.#pool.connect();
+    let abandoned = false;
+    // pg-pool listens for 'error' only on idle clients. A checked-out one whose server goes
+    // away (a restart while a transaction is open) emits 'error' too, and with no listener
+    // that would end the process; the query in progress, if any, fails on its own.
+    const onError = () => {
+      abandoned = true;
+    };
+    client.on('error', onError);
+    const query = async (sql: string, parameters: ReadonlyArray<unknown>) => {
+      if (abandoned) throw new ConnectionAbandonedError();
+      const values = parameters as unknown[];
+      const name = values.length > 0 ? statementNameFor(sql) : undefined;
+      try {
+        return name === undefined ? await client.query(sql, values) : await client.query({ name, text: sql, values });
+      } catch (err) {
+        if (isClientQueryTimeout(err)) abandoned = true;
+        if (name !== undefined && isStalePreparedPlan(err)) {
+          // The connection's prepared statements predate a schema change: run this one unprepared
+          // and let the connection go, so the next one prepares against the new schema.
+          abandoned = true;
+          return await client.query(sql, values);
+        }
+        throw err;
+      }
+    };
+    return {
+      processID: (client as { processID?: number }).processID,
+      query: query as unknown as PostgresPoolClient['query'],
+      release: (destroy?: boolean) => {
+        client.removeListener('error', onError);
+        client.release(destroy === true || abandoned ? true : undefined);
+      },
+    };
+  }
+
+  end(): Promise<void> {
+    return this.#pool.end();
+  }
+}
