@@ -27,3 +27,11 @@ export function benchEnvironment(dataDir: string): Record<string, string> {
 export function loadBenchConfig(): Config {
   return loadConfig(process.env);
 }
+
+/**
+ * BENCH_QUICK=1 leaves out the slow parts of `npm run bench` (the one-million-row token
+ * tables). The benchmark's own switch, not the servers' configuration.
+ */
+export function benchQuick(): boolean {
+  return process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+}

@@ -1,11 +1,17 @@
-// Fixtures for the runs, made through the domain core on the same SQLite file the target
-// processes open: a user with a personal access token, and a client with a stock of
-// single-use authorization codes.
+// Fixtures for the runs, made through the domain core on the same database the target
+// processes open (the SQLite file under DATA_DIR, or DATABASE_URL's in `extraEnv`): a user with
+// a personal access token, and a client with a stock of single-use authorization codes.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@latchkey/config';
-import { createClient, createPersonalAccessToken, createUser, issueAuthorizationCode, systemClock } from '@latchkey/core';
+import {
+  createClient,
+  createPersonalAccessToken,
+  createUser,
+  issueAuthorizationCode,
+  systemClock,
+} from '@latchkey/core';
 import { openDatabase } from '@latchkey/runtime';
 import { benchEnvironment } from './bench-config.ts';
 
@@ -17,14 +23,21 @@ export interface BenchData {
   codes: string[];
 }
 
-export async function createBenchData(codeCount: number): Promise<BenchData> {
+export async function createBenchData(codeCount: number, extraEnv: Record<string, string> = {}): Promise<BenchData> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-'));
-  const env = benchEnvironment(dataDir);
+  const env = { ...benchEnvironment(dataDir), ...extraEnv };
   const config = loadConfig(env);
   const db = await openDatabase(config, systemClock);
   try {
-    const user = await createUser(db, systemClock, { email: 'bench@example.test', password: 'bench-password', name: 'Ada Lovelace' });
-    const { token: pat } = await createPersonalAccessToken(db, systemClock, config.tokenTtlSeconds, { userId: user.id, name: 'bench' });
+    const user = await createUser(db, systemClock, {
+      email: 'bench@example.test',
+      password: 'bench-password',
+      name: 'Ada Lovelace',
+    });
+    const { token: pat } = await createPersonalAccessToken(db, systemClock, config.tokenTtlSeconds, {
+      userId: user.id,
+      name: 'bench',
+    });
     const redirectUri = 'https://client.example/cb';
     const { client, clientSecret } = await createClient(db, systemClock, {
       ownerId: user.id,
@@ -34,7 +47,9 @@ export async function createBenchData(codeCount: number): Promise<BenchData> {
     });
     const codes: string[] = [];
     for (let i = 0; i < codeCount; i++) {
-      codes.push(await issueAuthorizationCode(db, systemClock, { client, userId: user.id, redirectUri, codeChallenge: null }));
+      codes.push(
+        await issueAuthorizationCode(db, systemClock, { client, userId: user.id, redirectUri, codeChallenge: null }),
+      );
     }
     return { dataDir, env, pat, client: { id: client.id, secret: clientSecret, redirectUri }, codes };
   } finally {

@@ -1,12 +1,14 @@
 // Issue 3's benchmark additions (`node bench/portal.ts`, or benchPortal() from bench/run.ts):
 // 1. POST /graphql through the portal (session cookie → BFF → API) against the API directly
-//    with a PAT, same query, same run, loopback, keep-alive, 64 connections: goal ≥ 60%.
+//    with a PAT, same query, same run, loopback, keep-alive, 64 connections: goal ≥ 60%. A
+//    do-nothing node:http reverse proxy in front of the same API runs in the same rounds: what
+//    any extra hop costs on this machine, so the portal's own cost shows apart from it.
 // 2. The JavaScript the portal sends before the API tokens page first renders (gzip), and the
 //    Explorer's lazy chunk: goal ≤ 130 KB for the former.
-// The API and the BFF each run in their own process (bench/targets). The authorization server
-// runs in this process: it is needed for the sign-in and its discovery document must name its
-// real address, and it is idle while the load runs (access tokens outlive the run).
-import { execFileSync } from 'node:child_process';
+// The API, the BFF and the bare proxy each run in their own process (bench/targets). The
+// authorization server runs in this process: it is needed for the sign-in and its discovery
+// document must name its real address, and it is idle while the load runs (access tokens
+// outlive the run).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +19,7 @@ import { systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
 import { openDatabase } from '@latchkey/runtime';
 import { createAuthApp } from '../apps/auth/src/app.ts';
+import { ensurePortalBuilt } from '../scripts/build-portal.ts';
 import { CookieJar, fetchPage, submitSignIn, type PageResult } from '../test/support/browserless-flow.ts';
 import { createBenchData, type BenchData } from './bench-data.ts';
 import { CONNECTIONS, measureSteady, type Measurement } from './load.ts';
@@ -29,7 +32,7 @@ export const PORTAL_GOALS = { proxyRatio: 0.6, tokensPageJsBytes: 130_000 } as c
 export interface PortalBenchOptions {
   warmupSeconds?: number;
   measureSeconds?: number;
-  /** Direct and proxied runs alternate this many times; each keeps its best round. */
+  /** Direct, portal and bare-proxy runs take turns this many times; each keeps its best round. */
   rounds?: number;
   /** Print the report as well as returning it (default true). */
   print?: boolean;
@@ -65,8 +68,14 @@ export interface PortalGoal {
 export interface PortalBenchResult {
   direct: ProxyMeasurement;
   portal: ProxyMeasurement;
-  /** Portal requests per second ÷ direct requests per second. */
+  /** A do-nothing node:http reverse proxy (keep-alive) in front of the same API. */
+  bareProxy: ProxyMeasurement;
+  /** Portal requests per second ÷ direct requests per second (the goal's ratio). */
   ratio: number;
+  /** Bare proxy requests per second ÷ direct: the price of any hop here. */
+  bareProxyRatio: number;
+  /** Portal requests per second ÷ bare proxy: what the portal's own work leaves of a plain hop. */
+  portalToBareProxy: number;
   /** Before first render of /tokens, the Explorer's lazy chunk, and the Explorer with its own lazy imports. */
   bundles: BundleGroup[];
   goals: PortalGoal[];
@@ -88,6 +97,8 @@ export interface PortalBenchSystem {
   authUrl: string;
   api: RunningTarget;
   bff: RunningTarget;
+  /** bench/targets/bare-proxy.target.ts in front of `api`. */
+  bareProxy: RunningTarget;
   stop(): Promise<void>;
 }
 
@@ -128,24 +139,33 @@ export async function startPortalBenchSystem(
     'request',
     createAuthApp({ config: authConfig, db: authDb, clock: systemClock, logger: createLogger({ level: 'silent' }) }),
   );
-  let api: RunningTarget | undefined;
+  const started: RunningTarget[] = [];
   try {
     const apiTarget = await spawnTarget('api', data.env);
-    api = apiTarget;
-    const bff = await spawnTarget('bff', { ...portalEnv, API_URL: apiTarget.url }, bffNodeArgs);
+    started.push(apiTarget);
+    // allSettled: when one fails to start, the other is still stopped below.
+    const proxies = await Promise.allSettled([
+      spawnTarget('bff', { ...portalEnv, API_URL: apiTarget.url }, bffNodeArgs),
+      spawnTarget('bare-proxy', { ...portalEnv, API_URL: apiTarget.url }),
+    ]);
+    for (const p of proxies) if (p.status === 'fulfilled') started.push(p.value);
+    const failed = proxies.find((p) => p.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [bff, bareProxy] = started.slice(1) as [RunningTarget, RunningTarget];
     return {
       authUrl,
       api: apiTarget,
       bff,
+      bareProxy,
       async stop() {
-        await Promise.all([bff.stop(), apiTarget.stop()]);
+        await Promise.all([bff.stop(), bareProxy.stop(), apiTarget.stop()]);
         authServer.closeAllConnections();
         await new Promise<void>((resolve) => authServer.close(() => resolve()));
         await authDb.destroy();
       },
     };
   } catch (err) {
-    await api?.stop();
+    await Promise.all(started.map((t) => t.stop()));
     authServer.close();
     await authDb.destroy();
     throw err;
@@ -233,13 +253,14 @@ async function measureProxy(
   system: PortalBenchSystem,
   data: BenchData,
   options: Required<Pick<PortalBenchOptions, 'warmupSeconds' | 'measureSeconds' | 'rounds'>>,
-): Promise<[ProxyMeasurement, ProxyMeasurement]> {
+): Promise<[ProxyMeasurement, ProxyMeasurement, ProxyMeasurement]> {
   const cookie = await signInThroughPortal(system);
-  const runs: [Run, Run] = [
+  const direct = { 'content-type': 'application/json', authorization: `Bearer ${data.pat}` };
+  const runs: [Run, Run, Run] = [
     {
       name: 'API directly, PAT',
       url: `${system.api.url}/graphql`,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${data.pat}` },
+      headers: direct,
       pid: system.api.pid,
     },
     {
@@ -257,18 +278,26 @@ async function measureProxy(
       pid: system.bff.pid,
       apiPid: system.api.pid,
     },
+    {
+      name: 'bare node:http proxy → API, PAT',
+      url: `${system.bareProxy.url}/graphql`,
+      headers: direct,
+      pid: system.bareProxy.pid,
+      apiPid: system.api.pid,
+    },
   ];
   for (const run of runs) await probe(run);
   if (options.warmupSeconds > 0) for (const run of runs) await measureRun(run, options.warmupSeconds);
-  const best: [ProxyMeasurement | undefined, ProxyMeasurement | undefined] = [undefined, undefined];
+  const best: (ProxyMeasurement | undefined)[] = runs.map(() => undefined);
   for (let round = 0; round < options.rounds; round += 1) {
-    // Alternate which goes first, so neither always follows the other's leftovers.
-    for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+    // Rotate which goes first, so none always follows the same one's leftovers.
+    for (let k = 0; k < runs.length; k += 1) {
+      const i = (round + k) % runs.length;
       const measured = await measureRun(runs[i]!, options.measureSeconds);
       if (best[i] === undefined || measured.requestsPerSecond > best[i]!.requestsPerSecond) best[i] = measured;
     }
   }
-  return best as [ProxyMeasurement, ProxyMeasurement];
+  return best as [ProxyMeasurement, ProxyMeasurement, ProxyMeasurement];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,11 +313,12 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>;
 
 function ensureBuilt(distDir: string): string {
+  // Rebuilt when the portal's sources changed since the last build (as `npm start` does), so
+  // the sizes are those of the code as it is, not of an older build left in dist/.
+  if (distDir === DEFAULT_DIST) ensurePortalBuilt();
   const manifestFile = `${distDir}/.vite/manifest.json`;
-  if (!existsSync(manifestFile)) {
-    console.log('apps/portal/dist has no manifest: building the portal (pnpm --filter @latchkey/portal build)…');
-    execFileSync('pnpm', ['--filter', '@latchkey/portal', 'build'], { stdio: 'inherit' });
-  }
+  if (!existsSync(manifestFile))
+    throw new Error(`${distDir} has no Vite manifest (.vite/manifest.json): build the portal first`);
   return manifestFile;
 }
 
@@ -353,19 +383,24 @@ export function measurePortalBundles(distDir: string = DEFAULT_DIST): BundleGrou
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
 export function printPortalReport(result: PortalBenchResult): void {
-  const rows = [result.direct, result.portal];
+  const rows = [result.direct, result.portal, result.bareProxy];
   const width = Math.max(...rows.map((r) => r.name.length));
   const cpu = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0)).padStart(13);
   console.log(
-    `${'name'.padEnd(width)}  ${'req/s'.padStart(7)}  ${'p50 ms'.padStart(6)}  ${'p99 ms'.padStart(6)}  ${'CPU µs/req'.padStart(13)}  ${'API CPU µs/req'.padStart(14)}  statuses`,
+    `${'name'.padEnd(width)}  ${'req/s'.padStart(7)}  ${'÷ direct'.padStart(8)}  ${'p50 ms'.padStart(6)}  ${'p99 ms'.padStart(6)}  ${'CPU µs/req'.padStart(13)}  ${'API CPU µs/req'.padStart(14)}  statuses`,
   );
   for (const row of rows) {
+    const toDirect = (row.requestsPerSecond / result.direct.requestsPerSecond).toFixed(2);
     console.log(
-      `${row.name.padEnd(width)}  ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${String(row.p50).padStart(6)}  ${String(row.p99).padStart(6)}  ${cpu(row.cpuMicrosPerRequest)}  ${cpu(row.apiCpuMicrosPerRequest).padStart(14)}  ${row.statuses}`,
+      `${row.name.padEnd(width)}  ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${toDirect.padStart(8)}  ${String(row.p50).padStart(6)}  ${String(row.p99).padStart(6)}  ${cpu(row.cpuMicrosPerRequest)}  ${cpu(row.apiCpuMicrosPerRequest).padStart(14)}  ${row.statuses}`,
     );
   }
   console.log(
-    `(CPU µs/req: the process the load hits, the API or the BFF; gzip sizes at zlib's default level, 1 KB = 1000 bytes)`,
+    `(CPU µs/req: the process the load hits, the API, the BFF or the bare proxy; gzip sizes at zlib's default level, 1 KB = 1000 bytes)`,
+  );
+  console.log(
+    `\nThrough the portal ÷ direct ${result.ratio.toFixed(2)}; bare proxy ÷ direct ${result.bareProxyRatio.toFixed(2)}; ` +
+      `portal ÷ bare proxy ${result.portalToBareProxy.toFixed(2)} (the share of a do-nothing hop's throughput the portal keeps)`,
   );
   for (const bundle of result.bundles) {
     console.log(`\n${bundle.name}: ${kb(bundle.gzipBytes)} gzip in ${bundle.files.length} files`);
@@ -386,17 +421,18 @@ export async function benchPortal(options: PortalBenchOptions = {}): Promise<Por
   const print = options.print ?? true;
   if (print) {
     console.log(
-      `Portal benchmark: loopback, keep-alive, ${CONNECTIONS} connections; ${settings.warmupSeconds} s warm-up, then ${settings.rounds} alternating rounds of ${settings.measureSeconds} s (best round kept)\n`,
+      `Portal benchmark: loopback, keep-alive, ${CONNECTIONS} connections; ${settings.warmupSeconds} s warm-up, then ${settings.rounds} rounds of ${settings.measureSeconds} s taking turns (best round kept)\n`,
     );
   }
   const bundles = measurePortalBundles(options.portalDist);
   const data = await createBenchData(0);
   let direct: ProxyMeasurement;
   let portal: ProxyMeasurement;
+  let bareProxy: ProxyMeasurement;
   try {
     const system = await startPortalBenchSystem(data, options.bffNodeArgs);
     try {
-      [direct, portal] = await measureProxy(system, data, settings);
+      [direct, portal, bareProxy] = await measureProxy(system, data, settings);
     } finally {
       await system.stop();
     }
@@ -408,7 +444,10 @@ export async function benchPortal(options: PortalBenchOptions = {}): Promise<Por
   const result: PortalBenchResult = {
     direct,
     portal,
+    bareProxy,
     ratio,
+    bareProxyRatio: bareProxy.requestsPerSecond / direct.requestsPerSecond,
+    portalToBareProxy: portal.requestsPerSecond / bareProxy.requestsPerSecond,
     bundles,
     goals: [
       {
@@ -417,9 +456,9 @@ export async function benchPortal(options: PortalBenchOptions = {}): Promise<Por
         pass: ratio >= PORTAL_GOALS.proxyRatio,
       },
       {
-        goal: 'through the portal answered only 2xx',
-        measured: `${portal.failed} failed`,
-        pass: portal.failed === 0 && direct.failed === 0,
+        goal: 'direct, portal and bare proxy answered only 2xx',
+        measured: `${portal.failed} + ${direct.failed} + ${bareProxy.failed} failed`,
+        pass: portal.failed === 0 && direct.failed === 0 && bareProxy.failed === 0,
       },
       {
         goal: `JS before /tokens renders ≤ ${kb(PORTAL_GOALS.tokensPageJsBytes)} gzip`,

@@ -1,13 +1,24 @@
 // `npm run bench`: one run on loopback, keep-alive, 64 connections. Compares the API with a
 // bare node:http server (the ceiling), the same with the API's token check and no GraphQL (the
-// floor under the API), and Apollo Server 5 on the same schema and token check, then measures
-// authorization-code exchanges per second. Each server runs in its own process; autocannon runs
-// in this one. Takes about a minute and a half.
+// floor under the API), the API on PostgreSQL (issue 4), and Apollo Server 5 on the same schema
+// and token check, then measures authorization-code exchanges per second. Each server runs in
+// its own process; autocannon runs in this one. Then issue 3's portal benchmark (bench/portal.ts:
+// /graphql through the portal against the API directly and a bare node:http proxy, and the
+// portal's JavaScript sizes) and issue 4's token lookups at 1,000 and 1,000,000 tokens
+// (bench/token-lookup.ts; BENCH_QUICK=1 leaves out the million). About four minutes.
+//
+// PostgreSQL is a throwaway cluster test/support/postgres.ts starts (and installs on a fresh
+// Debian machine when run as root), configured for tests: fsync and synchronous_commit off,
+// 32 MB of shared buffers. The runs here read far more than they write.
 import { rmSync } from 'node:fs';
-import { createBenchData } from './bench-data.ts';
+import { startPostgres, type PostgresCluster } from '../test/support/postgres.ts';
+import { benchQuick } from './bench-config.ts';
+import { createBenchData, type BenchData } from './bench-data.ts';
 import { measureBatch, measureSteady, type Measurement } from './load.ts';
-import { printReport } from './report.ts';
+import { benchPortal } from './portal.ts';
+import { printReport, type Goal } from './report.ts';
 import { spawnTarget, type RunningTarget } from './spawn-target.ts';
+import { benchTokenLookup, postgresEngine, sqliteEngine } from './token-lookup.ts';
 
 const WARMUP_SECONDS = 2;
 const MEASURE_SECONDS = 5;
@@ -17,55 +28,80 @@ const MEASURE_SECONDS = 5;
  */
 const ROUNDS = 3;
 const CODE_COUNT = 6000;
+const SECTION = `\n${'─'.repeat(100)}\n`;
 
 interface SteadyTarget {
   target: string;
   name: string;
   path: string;
+  /** Whose database the server opens and whose PAT the load sends. */
+  data: BenchData;
+}
+
+const quick = benchQuick();
+const data = await createBenchData(CODE_COUNT);
+let postgres: PostgresCluster | undefined;
+let postgresData: BenchData | undefined;
+let postgresSkipped = '';
+try {
+  postgres = await startPostgres();
+  await postgres.prepareTemplate();
+  postgresData = await createBenchData(0, { DATABASE_URL: await postgres.createDatabase() });
+} catch (err) {
+  // Not installed and not root (so not installable): the rest still runs, and says so.
+  postgresSkipped = `skipped: PostgreSQL could not be started (${(err as Error).message.split('\n')[0]})`;
+  await postgres?.stop();
+  postgres = undefined;
 }
 
 const TARGETS: SteadyTarget[] = [
-  { target: 'ceiling', name: 'bare node:http, fixed JSON (ceiling)', path: '/graphql' },
-  { target: 'token-check', name: 'bare node:http + token check, no GraphQL', path: '/graphql' },
-  { target: 'api', name: 'Latchkey API { profile { name } } + PAT', path: '/graphql' },
-  { target: 'apollo', name: 'Apollo Server 5, same schema + token check', path: '/' },
+  { target: 'ceiling', name: 'bare node:http, fixed JSON (ceiling)', path: '/graphql', data },
+  { target: 'token-check', name: 'bare node:http + token check, no GraphQL', path: '/graphql', data },
+  { target: 'api', name: 'Latchkey API { profile { name } } + PAT', path: '/graphql', data },
+  ...(postgresData
+    ? [{ target: 'api', name: 'Latchkey API, same, on PostgreSQL', path: '/graphql', data: postgresData }]
+    : []),
+  { target: 'apollo', name: 'Apollo Server 5, same schema + token check', path: '/', data },
 ];
 
-const data = await createBenchData(CODE_COUNT);
-const graphqlRequest = {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', authorization: `Bearer ${data.pat}` },
-  body: JSON.stringify({ query: '{ profile { name } }' }),
-};
+function graphqlRequest(target: SteadyTarget) {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.data.pat}` },
+    body: JSON.stringify({ query: '{ profile { name } }' }),
+  };
+}
 
 async function probe(server: RunningTarget, target: SteadyTarget): Promise<void> {
-  const response = await fetch(`${server.url}${target.path}`, graphqlRequest);
+  const response = await fetch(`${server.url}${target.path}`, graphqlRequest(target));
   const text = await response.text();
   if (response.status !== 200 || !text.includes('Ada Lovelace')) {
     throw new Error(`${target.name}: probe answered ${response.status} ${text.slice(0, 200)}`);
   }
 }
 
-async function runSteady(): Promise<Measurement[]> {
-  const started = await Promise.allSettled(TARGETS.map((t) => spawnTarget(t.target, data.env)));
+async function runSteady(): Promise<Map<SteadyTarget, Measurement>> {
+  const started = await Promise.allSettled(TARGETS.map((t) => spawnTarget(t.target, t.data.env)));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   try {
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
-    const best: (Measurement | undefined)[] = [];
+    const best = new Map<SteadyTarget, Measurement>();
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, target] of TARGETS.entries()) {
         if (round === 0) await probe(servers[i]!, target);
         const measured = await measureSteady(
           target.name,
-          { url: `${servers[i]!.url}${target.path}`, ...graphqlRequest },
+          { url: `${servers[i]!.url}${target.path}`, ...graphqlRequest(target) },
           { warmup: round === 0 ? WARMUP_SECONDS : 0, measure: MEASURE_SECONDS },
           servers[i]!.pid,
         );
-        if (best[i] === undefined || measured.requestsPerSecond > best[i]!.requestsPerSecond) best[i] = measured;
+        const previous = best.get(target);
+        if (previous === undefined || measured.requestsPerSecond > previous.requestsPerSecond)
+          best.set(target, measured);
       }
     }
-    return best as Measurement[];
+    return best;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
@@ -86,7 +122,8 @@ async function runExchanges(): Promise<Measurement | string> {
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
     const first = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers, body: form(codes.pop()!) });
     if (first.status === 404) return 'skipped: POST /oauth/token answered 404 (endpoint not built yet)';
-    if (first.status !== 200) return `skipped: the probe exchange answered ${first.status} ${(await first.text()).slice(0, 200)}`;
+    if (first.status !== 200)
+      return `skipped: the probe exchange answered ${first.status} ${(await first.text()).slice(0, 200)}`;
     return await measureBatch('code exchanges (POST /oauth/token)', {
       url: server.url,
       amount: codes.length,
@@ -104,13 +141,48 @@ async function runExchanges(): Promise<Measurement | string> {
   }
 }
 
+const goals: { section: string; goals: Goal[] }[] = [];
 try {
   console.log(
     `Latchkey benchmark: loopback, keep-alive, 64 connections; ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${MEASURE_SECONDS} s per server (best round kept)\n`,
   );
-  const [ceiling, tokenCheck, api, apollo] = await runSteady();
+  const best = await runSteady();
+  const [ceiling, tokenCheck, api] = TARGETS.slice(0, 3).map((t) => best.get(t)!);
+  const apollo = best.get(TARGETS.at(-1)!)!;
+  const onPostgres = TARGETS.find((t) => t.data === postgresData);
   const exchanges = await runExchanges();
-  printReport({ ceiling: ceiling!, tokenCheck: tokenCheck!, api: api!, apollo: apollo!, exchanges });
+  goals.push({
+    section: 'API (issues 2 and 4)',
+    goals: printReport({
+      ceiling: ceiling!,
+      tokenCheck: tokenCheck!,
+      api: api!,
+      apollo,
+      apiPostgres: onPostgres ? best.get(onPostgres)! : postgresSkipped,
+      exchanges,
+    }),
+  });
+
+  console.log(SECTION);
+  goals.push({ section: 'Portal (issue 3)', goals: (await benchPortal()).goals });
+
+  console.log(SECTION);
+  const lookups = await benchTokenLookup({
+    engines: postgres ? [sqliteEngine(), postgresEngine(postgres.url())] : [sqliteEngine()],
+    quick,
+  });
+  if (!postgres) console.log(`PostgreSQL token lookups: ${postgresSkipped}`);
+  goals.push({ section: 'Token lookup (issue 4)', goals: lookups.goals });
+
+  console.log(`${SECTION}Summary of the goals`);
+  for (const section of goals) {
+    console.log(`  ${section.section}`);
+    if (section.goals.length === 0) console.log('    not checked (BENCH_QUICK=1 leaves out the tables it is about)');
+    for (const { goal, measured, pass } of section.goals)
+      console.log(`    ${pass ? 'PASS' : 'FAIL'}  ${goal.padEnd(50)} measured ${measured}`);
+  }
 } finally {
   rmSync(data.dataDir, { recursive: true, force: true });
+  if (postgresData) rmSync(postgresData.dataDir, { recursive: true, force: true });
+  await postgres?.stop();
 }

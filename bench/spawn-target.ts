@@ -9,10 +9,17 @@ export interface RunningTarget {
 }
 
 /** Starts bench/targets/<name>.target.ts in its own Node process (with `nodeArgs`, e.g. --cpu-prof) and waits for its port. */
-export async function spawnTarget(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<RunningTarget> {
+export async function spawnTarget(
+  name: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<RunningTarget> {
   const file = fileURLToPath(new URL(`./targets/${name}.target.ts`, import.meta.url));
+  // The benchmark decides which database and Redis each target uses, not the caller's shell:
+  // a DATABASE_URL left in it would quietly move the SQLite runs to PostgreSQL.
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(process.execPath, [...nodeArgs, file], {
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { DAY, db, iso, makeToken, NOW } from '../../testing/mocks/db.ts';
@@ -13,12 +13,20 @@ describe('API tokens page', () => {
       makeToken({ name: 'CI deploys', last4: 'a1B2', last_used_at: iso(NOW - 2 * DAY) }),
       makeToken({ name: 'Laptop script', last4: 'Zz99', expires_at: iso(NOW + 3 * DAY) }),
       makeToken({ name: 'Old one', last4: 'Qq11', status: 'revoked' }),
-      makeToken({ name: 'Acme Dashboard', kind: 'oauth', last4: 'Oa0A', status: 'expired', expires_at: iso(NOW - DAY) }),
+      makeToken({
+        name: 'Acme Dashboard',
+        kind: 'oauth',
+        last4: 'Oa0A',
+        status: 'expired',
+        expires_at: iso(NOW - DAY),
+      }),
     ];
     renderApp('/tokens');
 
     const table = await screen.findByRole('table', { name: 'API tokens' });
-    const headers = within(table).getAllByRole('columnheader').map((th) => th.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
     expect(headers).toEqual(['Name', 'Token', 'Created', 'Expires', 'Last used', 'Status', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(4);
@@ -63,7 +71,13 @@ describe('API tokens page', () => {
     server.use(
       http.get('/bff/api/tokens', () =>
         fail
-          ? HttpResponse.json({ error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable. Try again shortly.' }, { status: 503 })
+          ? HttpResponse.json(
+              {
+                error: 'temporarily_unavailable',
+                error_description: 'The service is temporarily unavailable. Try again shortly.',
+              },
+              { status: 503 },
+            )
           : HttpResponse.json([makeToken({ name: 'Back again' })]),
       ),
     );
@@ -86,7 +100,13 @@ describe('API tokens page', () => {
     expect(document.activeElement).toBe(within(dialog).getByLabelText('Token name'));
     const expiration = within(dialog).getByLabelText<HTMLSelectElement>('Expiration');
     expect(expiration.value).toBe('365');
-    expect([...expiration.options].map((o) => o.text)).toEqual(['7 days', '30 days', '90 days', '1 year', 'Custom date']);
+    expect([...expiration.options].map((o) => o.text)).toEqual([
+      '7 days',
+      '30 days',
+      '90 days',
+      '1 year',
+      'Custom date',
+    ]);
 
     await user.type(within(dialog).getByLabelText('Token name'), 'Deploy bot');
     await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
@@ -167,7 +187,11 @@ describe('API tokens page', () => {
     server.use(
       http.post('/bff/api/tokens', () =>
         HttpResponse.json(
-          { error: 'validation_failed', error_description: 'Enter a token name of 1 to 100 characters.', field: 'name' },
+          {
+            error: 'validation_failed',
+            error_description: 'Enter a token name of 1 to 100 characters.',
+            field: 'name',
+          },
           { status: 400 },
         ),
       ),
@@ -227,6 +251,36 @@ describe('API tokens page', () => {
     const confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
     await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
     expect((await within(confirm).findByRole('alert')).textContent).toBe('No such token.');
+  });
+
+  it('closes the confirmation with Escape, focus back on the row’s Revoke; opened again, the old failure is gone', async () => {
+    db.tokens = [makeToken({ id: 'tok_gone', name: 'Gone' })];
+    server.use(
+      http.post('/bff/api/tokens/:id/revoke', () =>
+        HttpResponse.json({ error: 'not_found', error_description: 'No such token.' }, { status: 404 }),
+      ),
+    );
+    const { user } = renderApp('/tokens');
+    const row = (await screen.findByText('Gone')).closest('tr')!;
+    const revokeInRow = within(row).getByRole('button', { name: 'Revoke' });
+    await user.click(revokeInRow);
+    const confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
+    expect(confirm.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(confirm.getAttribute('aria-describedby')!)!.textContent).toContain(
+      'This cannot be undone.',
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    await within(confirm).findByRole('alert');
+
+    // happy-dom has no Escape handling for <dialog>; a browser fires `cancel`.
+    confirm.dispatchEvent(new Event('cancel', { cancelable: true }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(document.activeElement).toBe(revokeInRow);
+
+    await user.click(revokeInRow);
+    const again = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
+    expect(within(again).queryByRole('alert')).toBeNull();
+    expect(within(again).getByRole('button', { name: 'Revoke' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('sends the user to sign in and back to this page when the session has ended (401)', async () => {

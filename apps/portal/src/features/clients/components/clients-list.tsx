@@ -4,19 +4,30 @@ import { Button } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
+import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
 import { Time } from '../../../components/time.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { useClients, type OAuthClient } from '../api/get-clients.ts';
-import { RevokeClientDialog } from './revoke-client-dialog.tsx';
+import { useRevokeClient } from '../api/revoke-client.ts';
 
 /** The user's OAuth clients: loading, error, empty, or the list with Revoke on active ones. */
 export function ClientsList() {
   const clients = useClients();
+  const revoke = useRevokeClient();
   const [revoking, setRevoking] = useState<OAuthClient | null>(null);
+
+  function openRevoke(client: OAuthClient): void {
+    revoke.reset(); // a failure shown for another client does not belong to this one
+    setRevoking(client);
+  }
 
   if (clients.data === undefined) {
     return clients.isError ? (
-      <ErrorState title="Could not load your API clients" error={clients.error} onRetry={() => void clients.refetch()} />
+      <ErrorState
+        title="Could not load your API clients"
+        error={clients.error}
+        onRetry={() => void clients.refetch()}
+      />
     ) : (
       <LoadingState label="Loading API clients…" />
     );
@@ -32,10 +43,23 @@ export function ClientsList() {
     <>
       <DataTable caption="API clients" columns={['Name', 'Client ID', 'Redirect URL', 'Created', 'Status', '']}>
         {clients.data.map((client) => (
-          <ClientRow key={client.id} client={client} onRevoke={() => setRevoking(client)} />
+          <ClientRow key={client.id} client={client} onRevoke={() => openRevoke(client)} />
         ))}
       </DataTable>
-      {revoking ? <RevokeClientDialog client={revoking} onClose={() => setRevoking(null)} /> : null}
+      {revoking ? (
+        <RevokeDialog
+          title="Revoke this client?"
+          id={revoking.id}
+          revoke={revoke}
+          revokedMessage={`Revoked the client “${revoking.name}”.`}
+          onClose={() => setRevoking(null)}
+        >
+          <p>
+            <strong>{revoking.name}</strong> will no longer be able to sign anyone in, and every token it has issued
+            stops working immediately, for every user.
+          </p>
+        </RevokeDialog>
+      ) : null}
     </>
   );
 }

@@ -3,10 +3,11 @@ import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
+import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
 import { Time } from '../../../components/time.tsx';
 import { useTokens, type AccessToken } from '../api/get-tokens.ts';
+import { useRevokeToken } from '../api/revoke-token.ts';
 import { isExpiringSoon } from '../expiration/expiration.ts';
-import { RevokeTokenDialog } from './revoke-token-dialog.tsx';
 
 const STATUS = {
   active: { label: 'Active', tone: 'success' },
@@ -17,7 +18,13 @@ const STATUS = {
 /** The user's tokens: loading, error, empty, or the list with Revoke on active ones. */
 export function TokensList() {
   const tokens = useTokens();
+  const revoke = useRevokeToken();
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
+
+  function openRevoke(token: AccessToken): void {
+    revoke.reset(); // a failure shown for another token does not belong to this one
+    setRevoking(token);
+  }
 
   if (tokens.data === undefined) {
     return tokens.isError ? (
@@ -43,16 +50,38 @@ export function TokensList() {
             key={token.id}
             token={token}
             expiringSoon={isExpiringSoon(token, tokens.dataUpdatedAt)}
-            onRevoke={() => setRevoking(token)}
+            onRevoke={() => openRevoke(token)}
           />
         ))}
       </DataTable>
-      {revoking ? <RevokeTokenDialog token={revoking} onClose={() => setRevoking(null)} /> : null}
+      {revoking ? (
+        <RevokeDialog
+          title="Revoke this token?"
+          id={revoking.id}
+          revoke={revoke}
+          revokedMessage={`Revoked the token “${revoking.name}”.`}
+          onClose={() => setRevoking(null)}
+        >
+          <p>
+            <strong>{revoking.name}</strong> (ending in <code>{revoking.last4}</code>) stops working immediately: the
+            API refuses it from the next request on.
+            {revoking.kind === 'oauth' ? ' The application that holds it will have to ask you to sign in again.' : null}
+          </p>
+        </RevokeDialog>
+      ) : null}
     </>
   );
 }
 
-function TokenRow({ token, expiringSoon, onRevoke }: { token: AccessToken; expiringSoon: boolean; onRevoke: () => void }) {
+function TokenRow({
+  token,
+  expiringSoon,
+  onRevoke,
+}: {
+  token: AccessToken;
+  expiringSoon: boolean;
+  onRevoke: () => void;
+}) {
   const nameId = useId();
   const status = STATUS[token.status];
   return (
@@ -62,7 +91,9 @@ function TokenRow({ token, expiringSoon, onRevoke }: { token: AccessToken; expir
           <span id={nameId} className="cell-title">
             {token.name}
           </span>
-          <span className="cell-subtitle">{token.kind === 'pat' ? 'Personal access token' : 'Application access (OAuth)'}</span>
+          <span className="cell-subtitle">
+            {token.kind === 'pat' ? 'Personal access token' : 'Application access (OAuth)'}
+          </span>
         </div>
       </td>
       <td data-label="Token">
@@ -81,7 +112,9 @@ function TokenRow({ token, expiringSoon, onRevoke }: { token: AccessToken; expir
           {expiringSoon ? <Badge tone="warning">Expires soon</Badge> : null}
         </span>
       </td>
-      <td data-label="Last used">{token.last_used_at ? <Time value={token.last_used_at} /> : <span className="muted">Never</span>}</td>
+      <td data-label="Last used">
+        {token.last_used_at ? <Time value={token.last_used_at} /> : <span className="muted">Never</span>}
+      </td>
       <td data-label="Status">
         <Badge tone={status.tone}>{status.label}</Badge>
       </td>

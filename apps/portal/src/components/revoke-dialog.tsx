@@ -1,0 +1,61 @@
+import { useId, type ReactNode } from 'react';
+import { errorMessage } from '../lib/api-client.ts';
+import { showToast } from '../lib/toasts.ts';
+import { Alert } from './alert.tsx';
+import { Button } from './button.tsx';
+import { Dialog } from './dialog.tsx';
+
+/** What RevokeDialog needs of a feature's revoke mutation (useRevokeClient, useRevokeToken): its variable is the id. */
+export interface RevokeMutation {
+  mutate: (id: string, options: { onSuccess: () => void }) => void;
+  isPending: boolean;
+  error: unknown;
+}
+
+interface RevokeDialogProps {
+  /** "Revoke this client?" */
+  title: string;
+  /** The id the mutation revokes. */
+  id: string;
+  revoke: RevokeMutation;
+  /** The toast once revoked, naming what was. */
+  revokedMessage: string;
+  onClose: () => void;
+  /** What stops working, in a sentence or two; "This cannot be undone." follows. */
+  children: ReactNode;
+}
+
+/**
+ * The confirmation before revoking a credential (DESIGN.md §4: dialog button Revoke). An
+ * alertdialog described by its consequences; focus starts on Cancel, the safe choice. On
+ * success it closes with a toast, and the feature's mutation refreshes the list behind it; a
+ * failure stays inside the dialog.
+ */
+export function RevokeDialog({ title, id, revoke, revokedMessage, onClose, children }: RevokeDialogProps) {
+  const descriptionId = useId();
+  function confirm(): void {
+    revoke.mutate(id, {
+      onSuccess: () => {
+        showToast({ tone: 'success', message: revokedMessage });
+        onClose();
+      },
+    });
+  }
+  return (
+    <Dialog open title={title} onClose={onClose} role="alertdialog" describedBy={descriptionId}>
+      <div id={descriptionId} className="stack">
+        {children}
+        <p>This cannot be undone.</p>
+      </div>
+      {revoke.error ? <Alert tone="error">{errorMessage(revoke.error)}</Alert> : null}
+      <div className="form-actions">
+        <Button onClick={onClose} data-autofocus>
+          Cancel
+        </Button>
+        <Button variant="danger" onClick={confirm} disabled={revoke.isPending} aria-busy={revoke.isPending}>
+          {revoke.isPending ? 'Revoking…' : 'Revoke'}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
