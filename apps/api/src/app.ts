@@ -1,5 +1,6 @@
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { LastUsedRecorder } from '@latchkey/core';
+import { assignRequestId, healthEndpoints, requestLogger, withRequestIds } from '@latchkey/runtime';
 import type { ApiDeps } from './deps.ts';
 import { createGraphqlHandler } from './graphql/graphql.handler.ts';
 import { graphqlRoute } from './graphql/graphql.router.ts';
@@ -18,8 +19,10 @@ export interface ApiApp {
  * plain node:http (issue 2's figures; bench/ measures this stack). Does no I/O; main.ts and
  * tests listen on it.
  */
-export function createApiApp(deps: ApiDeps): ApiApp {
-  const { logger } = deps;
+export function createApiApp(given: ApiDeps): ApiApp {
+  // Every line logged while a request is answered names its X-Request-Id.
+  const logger = withRequestIds(given.logger);
+  const deps: ApiDeps = { ...given, logger };
   // Last-used times are kept in memory and written in batches: no database write per call.
   const recorder = new LastUsedRecorder(deps.db);
   const route = graphqlRoute({
@@ -32,20 +35,27 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       production: deps.config.env === 'production',
     }),
   });
+  const logRequest = requestLogger(logger);
+  const health = healthEndpoints(deps);
 
-  const handler: RequestListener = (req, res) => {
+  function answer(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    if (path !== '/graphql') {
-      sendJsonError(res, 404, 'Not found', 'NOT_FOUND');
+    if (path === '/graphql') {
+      route(req, res).catch((err: unknown) => {
+        logger.error({ err }, 'unexpected error answering /graphql');
+        if (!res.headersSent) sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
+        else res.destroy();
+      });
       return;
     }
-    route(req, res).catch((err: unknown) => {
-      logger.error({ err }, 'unexpected error answering /graphql');
-      if (!res.headersSent) sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
-      else res.destroy();
-    });
+    // /healthz and /readyz (no token: load balancers probe them); anything else is unknown.
+    health(req, res, () => sendJsonError(res, 404, 'Not found', 'NOT_FOUND'));
+  }
+
+  const handler: RequestListener = (req, res) => {
+    assignRequestId(req, res, () => logRequest(req, res, () => answer(req, res)));
   };
 
   return { handler, close: () => recorder.close() };

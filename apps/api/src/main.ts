@@ -1,14 +1,14 @@
-import { loadConfig } from '@latchkey/config';
-import { systemClock } from '@latchkey/core';
-import { createLogger } from '@latchkey/logging';
-import { openDatabase, serve, type RunningServer } from '@latchkey/runtime';
+import { runServerProcess, serve, type RunningServer } from '@latchkey/runtime';
 import { createApiApp } from './app.ts';
 import type { ApiDeps } from './deps.ts';
 
-/** Starts the GraphQL API on config.api.port. */
+/** Starts the GraphQL API on config.api.port; close() drains it (R-13), then flushes last-used times. */
 export async function startApiServer(deps: ApiDeps): Promise<RunningServer> {
   const api = createApiApp(deps);
-  const running = await serve(api.handler, deps.config.api.port, deps.config.host);
+  const running = await serve(api.handler, deps.config.api.port, deps.config.host, {
+    shutdownTimeoutMs: deps.config.shutdownTimeoutMs,
+    logger: deps.logger,
+  });
   deps.logger.info({ url: deps.config.api.url, port: running.port }, 'GraphQL API listening');
   return {
     ...running,
@@ -19,11 +19,14 @@ export async function startApiServer(deps: ApiDeps): Promise<RunningServer> {
   };
 }
 
-if (import.meta.main) {
-  const config = loadConfig();
-  const logger = createLogger({ level: config.logLevel, name: 'api' });
-  const db = await openDatabase(config, systemClock);
-  const running = await startApiServer({ config, db, clock: systemClock, logger });
-  process.once('SIGTERM', () => void running.close().then(() => db.destroy()));
-  process.once('SIGINT', () => void running.close().then(() => db.destroy()));
+/** The process entry: `node apps/api/src/main.ts`, or `npm run serve -- api`. */
+export async function main(): Promise<void> {
+  await runServerProcess({
+    name: 'api',
+    start: async ({ config, logger, clock, infrastructure: { db, redis } }) => [
+      await startApiServer({ config, db, redis, clock, logger }),
+    ],
+  });
 }
+
+if (import.meta.main) await main();

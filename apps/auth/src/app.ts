@@ -1,4 +1,4 @@
-import { parseTrustProxy, requestLogger } from '@latchkey/runtime';
+import { assignRequestId, healthEndpoints, parseTrustProxy, requestLogger, withRequestIds } from '@latchkey/runtime';
 import express from 'express';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
@@ -16,15 +16,20 @@ import { signInRouter } from './interaction/login/signin.router.ts';
 import { signUpRouter } from './interaction/signup/signup.router.ts';
 
 /** Builds the authorization server. Does no I/O; main.ts and tests listen on it. */
-export function createAuthApp(deps: AuthDeps): express.Express {
+export function createAuthApp(given: AuthDeps): express.Express {
+  // Every line logged while a request is answered names its X-Request-Id.
+  const deps: AuthDeps = { ...given, logger: withRequestIds(given.logger) };
   const app = express();
   app.disable('x-powered-by');
   // Behind a TLS-terminating proxy, req.secure and req.ip come from X-Forwarded-* only when
   // the proxy is trusted; Secure session cookies depend on it (BF-CK-02).
   app.set('trust proxy', parseTrustProxy(deps.config.trustProxy));
 
+  app.use(assignRequestId);
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders({ https: deps.config.auth.url.startsWith('https://') }));
+  // Probes first: no session, no rate limit, no body parsing.
+  app.use(healthEndpoints(deps));
   app.use(assetsRouter());
   app.use(discoveryRouter(deps));
 

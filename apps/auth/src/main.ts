@@ -1,22 +1,25 @@
-import { loadConfig } from '@latchkey/config';
-import { systemClock } from '@latchkey/core';
-import { createLogger } from '@latchkey/logging';
-import { openDatabase, serve, type RunningServer } from '@latchkey/runtime';
+import { runServerProcess, serve, type RunningServer } from '@latchkey/runtime';
 import { createAuthApp } from './app.ts';
 import type { AuthDeps } from './deps.ts';
 
-/** Starts the authorization server on config.auth.port. */
+/** Starts the authorization server on config.auth.port; close() drains it (R-13). */
 export async function startAuthServer(deps: AuthDeps): Promise<RunningServer> {
-  const running = await serve(createAuthApp(deps), deps.config.auth.port, deps.config.host);
+  const running = await serve(createAuthApp(deps), deps.config.auth.port, deps.config.host, {
+    shutdownTimeoutMs: deps.config.shutdownTimeoutMs,
+    logger: deps.logger,
+  });
   deps.logger.info({ url: deps.config.auth.url, port: running.port }, 'authorization server listening');
   return running;
 }
 
-if (import.meta.main) {
-  const config = loadConfig();
-  const logger = createLogger({ level: config.logLevel, name: 'auth' });
-  const db = await openDatabase(config, systemClock);
-  const running = await startAuthServer({ config, db, clock: systemClock, logger });
-  process.once('SIGTERM', () => void running.close().then(() => db.destroy()));
-  process.once('SIGINT', () => void running.close().then(() => db.destroy()));
+/** The process entry: `node apps/auth/src/main.ts`, or `npm run serve -- auth`. */
+export async function main(): Promise<void> {
+  await runServerProcess({
+    name: 'auth',
+    start: async ({ config, logger, clock, infrastructure: { db, redis } }) => [
+      await startAuthServer({ config, db, redis, clock, logger }),
+    ],
+  });
 }
+
+if (import.meta.main) await main();

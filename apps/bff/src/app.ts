@@ -1,14 +1,13 @@
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { assignRequestId, healthEndpoints, parseTrustProxy, requestLogger, withRequestIds } from '@latchkey/runtime';
 import type { BffDeps } from './deps.ts';
 import { errorHandler, errorResponder, notFound } from './http/error-handler.ts';
 import { noStore } from './http/no-store.middleware.ts';
 import type { PlainMiddleware } from './http/plain-middleware.ts';
 import { requireJsonIfBody, requirePortalRequest } from './http/portal-request.middleware.ts';
-import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { parseTrustProxy } from '@latchkey/runtime';
 import { loginTransactions } from './oidc/login-transaction.ts';
 import { createOidcClient } from './oidc/oidc-client.ts';
 import { oidcRouter } from './oidc/oidc.router.ts';
@@ -33,7 +32,9 @@ export const DEFAULT_PORTAL_DIST = fileURLToPath(new URL('../../portal/dist', im
  * of it on plain node:http through the same checks and proxy (proxy/graphql-fast-path.ts).
  * Does no I/O; main.ts and tests listen on the returned request listener.
  */
-export function createBffApp(deps: BffDeps): RequestListener {
+export function createBffApp(given: BffDeps): RequestListener {
+  // Every line logged while a request is answered names its X-Request-Id.
+  const deps: BffDeps = { ...given, logger: withRequestIds(given.logger) };
   const { config, db, clock, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -43,7 +44,7 @@ export function createBffApp(deps: BffDeps): RequestListener {
 
   const portalOrigin = new URL(config.portal.url).origin;
   const sealer = createTokenSealer(config.sessionSecret);
-  const sessions = portalSessions(config, db, clock);
+  const sessions = portalSessions(config, db, clock, deps.redis);
   const client = createOidcClient(deps);
   const upstream = createUpstream(deps);
   const tokens = sessionTokens({ clock, logger, store: sessions.store, sealer, client });
@@ -56,6 +57,8 @@ export function createBffApp(deps: BffDeps): RequestListener {
 
   app.use(logRequest);
   app.use(headers);
+  // Probes first: no session loaded or created, no rate limit.
+  app.use(healthEndpoints(deps));
   app.use('/bff', noStore);
   app.use(oidcRouter({ config, clock, logger, client, transactions, tokens, upstream, session, portalOrigin }));
   app.use(sessionRouter({ logger, sessions, tokens, client, portalRequest }));
@@ -77,8 +80,9 @@ export function createBffApp(deps: BffDeps): RequestListener {
     prelude,
     respond,
   });
-  return (req, res) => {
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
     if (takesFastPath(req)) graphql(req, res);
     else app(req, res);
   };
+  return (req, res) => assignRequestId(req, res, () => route(req, res));
 }

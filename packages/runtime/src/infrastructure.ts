@@ -10,12 +10,26 @@ export interface Infrastructure {
   db: Db;
   /** Present when REDIS_URL is set: sessions and rate-limit counters live there. */
   redis: RedisClient | undefined;
-  /** Closes the pools; call after the servers have stopped. */
+  /** Closes the pools; call after the servers have stopped. Never rejects; safe to call twice. */
   close(): Promise<void>;
 }
 
-export async function openInfrastructure(config: Config, clock: Clock, logger: Logger): Promise<Infrastructure> {
-  const db = await openDatabase(config, clock);
+export interface InfrastructureOptions {
+  /** Names the process to PostgreSQL (pg_stat_activity), e.g. latchkey-auth. */
+  applicationName?: string;
+}
+
+/**
+ * Opens the database (migrated, portal client provisioned) and, when REDIS_URL is set, Redis.
+ * Fails when the database cannot be opened; never because Redis is down (connectRedis).
+ */
+export async function openInfrastructure(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+  options: InfrastructureOptions = {},
+): Promise<Infrastructure> {
+  const db = await openDatabase(config, clock, { ...options, logger });
   let redis: RedisClient | undefined;
   try {
     redis = await connectRedis(config, logger);
@@ -23,11 +37,13 @@ export async function openInfrastructure(config: Config, clock: Clock, logger: L
     await db.destroy();
     throw err;
   }
+  let closing: Promise<void> | undefined;
   return {
     db,
     redis,
-    async close() {
-      await Promise.allSettled([db.destroy(), redis?.close()]);
+    close() {
+      closing ??= Promise.allSettled([db.destroy(), redis?.close()]).then(() => undefined);
+      return closing;
     },
   };
 }

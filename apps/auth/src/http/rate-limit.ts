@@ -1,11 +1,80 @@
 import type { Request, RequestHandler } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
 import { normalizeEmail } from '@latchkey/core';
+import type { Logger } from '@latchkey/logging';
+import type { RedisClient } from '@latchkey/runtime';
 import { prefersJson } from './error-handler.ts';
 import { sendPage } from './send-page.ts';
 import { errorPage } from './views/error-page.view.ts';
 
 const WINDOW_MS = 60_000;
+/** While Redis is down every limited request fails over to the floor: warn at most this often. */
+const STORE_WARNING_INTERVAL_MS = 10_000;
+
+/** Where a limit is shared across instances (D-8): set when REDIS_URL is. */
+export interface SharedLimitDeps {
+  redis?: RedisClient | undefined;
+  logger: Logger;
+}
+
+/**
+ * rate-limit-redis loads its Lua scripts once, when the limiter is created; if Redis is down
+ * then, the failed load would be kept and every later call fail even after Redis returns.
+ * This store loads a script again whenever the previous load failed.
+ */
+class RecoveringRedisStore extends RedisStore {
+  override async increment(key: string) {
+    this.incrementScriptSha = this.incrementScriptSha.catch(() => this.loadIncrementScript());
+    return super.increment(key);
+  }
+
+  override async get(key: string) {
+    this.getScriptSha = this.getScriptSha.catch(() => this.loadGetScript());
+    return super.get(key);
+  }
+}
+
+function storeWarnings(logger: Logger, identifier: string): NonNullable<Options['logger']> {
+  let lastWarnedAt = -Infinity;
+  const warn = (err: unknown, message?: string) => {
+    const now = performance.now();
+    if (now - lastWarnedAt < STORE_WARNING_INTERVAL_MS) return;
+    lastWarnedAt = now;
+    logger.warn(
+      { limiter: identifier, error: err instanceof Error ? err.message : String(err) },
+      `shared rate limit unavailable, in-process limit only: ${message ?? ''}`,
+    );
+  };
+  return { warn, error: warn };
+}
+
+/**
+ * One limit as D-8 wants it: the in-process limiter always, in front, as the floor that still
+ * holds when Redis is down; and, with Redis, the same limit counted across every instance
+ * (rate-limit-redis, its own key prefix). The shared one fails open (passOnStoreError): a
+ * Redis outage must not lock everyone out of signing in, and the floor is still there.
+ */
+export function layeredLimit(
+  options: Partial<Options> & { identifier: string },
+  shared?: SharedLimitDeps,
+): RequestHandler[] {
+  const local = rateLimit(options);
+  const redis = shared?.redis;
+  if (!redis) return [local];
+  const store = new RecoveringRedisStore({
+    prefix: `lk:rl:${options.identifier}:`,
+    sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
+  });
+  const cluster = rateLimit({
+    ...options,
+    identifier: `${options.identifier}-shared`,
+    store,
+    passOnStoreError: true,
+    logger: storeWarnings(shared.logger, options.identifier),
+  });
+  return [local, cluster];
+}
 
 /**
  * 429 with Retry-After (set by express-rate-limit before this runs) and RateLimit headers
@@ -20,14 +89,11 @@ const tooManyRequests: Options['handler'] = (req, res) => {
   sendPage(res, 429, errorPage({ title: 'Too many attempts', detail, badge: 'Error 429' }));
 };
 
-function limiter(options: Partial<Options>): RequestHandler {
-  return rateLimit({
-    windowMs: WINDOW_MS,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: tooManyRequests,
-    ...options,
-  });
+function limiter(options: Partial<Options> & { identifier: string }, shared?: SharedLimitDeps): RequestHandler[] {
+  return layeredLimit(
+    { windowMs: WINDOW_MS, standardHeaders: 'draft-8', legacyHeaders: false, handler: tooManyRequests, ...options },
+    shared,
+  );
 }
 
 function submittedEmail(req: Request): string | undefined {
@@ -39,23 +105,44 @@ function submittedEmail(req: Request): string | undefined {
  * Brute force on sign-in is limited per address and per account, so neither rotating
  * addresses nor spraying one password over many accounts escapes (OAuth 2.1 §7.3.1 asks the
  * same of client secrets). Only failures count: a user who signs in is never locked out by
- * their own successes. The in-process store is kept even when Redis arrives (D-8).
- * Must run after the body parser.
+ * their own successes. With Redis (`shared.redis`) each limit is counted across instances,
+ * and the in-process one stays in front (D-8). Must run after the body parser.
  */
-export function signInRateLimits(perMinute: number): RequestHandler[] {
+export function signInRateLimits(perMinute: number, shared?: SharedLimitDeps): RequestHandler[] {
   return [
-    limiter({ identifier: 'signin-ip', limit: perMinute, skipSuccessfulRequests: true }),
-    limiter({
-      identifier: 'signin-account',
-      limit: perMinute,
-      skipSuccessfulRequests: true,
-      skip: (req) => submittedEmail(req) === undefined,
-      keyGenerator: (req) => `email:${submittedEmail(req)}`,
-    }),
+    ...limiter({ identifier: 'signin-ip', limit: perMinute, skipSuccessfulRequests: true }, shared),
+    ...limiter(
+      {
+        identifier: 'signin-account',
+        limit: perMinute,
+        skipSuccessfulRequests: true,
+        skip: (req) => submittedEmail(req) === undefined,
+        keyGenerator: (req) => `email:${submittedEmail(req)}`,
+      },
+      shared,
+    ),
   ];
 }
 
 /** Sign-up counts every attempt per address: a success creates an account, which is what a spammer wants. */
-export function signUpRateLimit(perMinute: number): RequestHandler {
-  return limiter({ identifier: 'signup-ip', limit: perMinute });
+export function signUpRateLimit(perMinute: number, shared?: SharedLimitDeps): RequestHandler {
+  return inSequence(limiter({ identifier: 'signup-ip', limit: perMinute }, shared));
+}
+
+/** Several middlewares as one, for routes that take a single limiter. */
+export function inSequence(handlers: RequestHandler[]): RequestHandler {
+  if (handlers.length === 1) return handlers[0]!;
+  return (req, res, next) => {
+    let index = 0;
+    const step = (err?: unknown): void => {
+      const handler = handlers[index];
+      index += 1;
+      if ((err !== undefined && err !== null) || handler === undefined) {
+        next(err);
+        return;
+      }
+      void handler(req, res, step);
+    };
+    step();
+  };
 }

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { AuthDeps } from '../deps.ts';
-import { KyselySessionStore } from '@latchkey/runtime';
+import { DependencyUnavailableError, KyselySessionStore, RedisSessionStore } from '@latchkey/runtime';
 
 declare module 'express-session' {
   interface SessionData {
@@ -22,23 +22,47 @@ export function sessionCookieName(authUrl: string): string {
   return authUrl.startsWith('https://') ? '__Host-lk_auth_sid' : 'lk_auth_sid';
 }
 
+/** Redis keys of this server's sessions; the portal's have their own prefix. */
+export const REDIS_SESSION_PREFIX = 'lk:auth:sess:';
+
+function sessionStore(deps: AuthDeps): session.Store {
+  if (deps.redis) {
+    // A sign-in has a fixed lifetime (rolling: false): nothing to extend on each request.
+    return new RedisSessionStore(deps.redis, { prefix: REDIS_SESSION_PREFIX, ttlMs: SESSION_TTL_MS, touch: false });
+  }
+  return new KyselySessionStore(deps.db, deps.clock, SESSION_TTL_MS);
+}
+
 /**
- * Server-side sessions in the database. SameSite=Lax, not Strict: the sign-in and consent
- * pages are reached by a top-level navigation from the client's site, which must carry the
- * cookie. Nothing is stored until a page puts something in the session.
+ * Server-side sessions, in Redis when REDIS_URL is set, in the database otherwise (D7).
+ * SameSite=Lax, not Strict: the sign-in and consent pages are reached by a top-level
+ * navigation from the client's site, which must carry the cookie. Nothing is stored until a
+ * page puts something in the session.
+ *
+ * While the store reports itself disconnected, express-session calls next() without setting
+ * req.session; that is answered 503 here (D-10), never read as "not signed in", which would
+ * show the sign-in page, whose submit needs the same store (BF-RD-01).
  */
 export function sessionMiddleware(deps: AuthDeps): RequestHandler {
   const https = deps.config.auth.url.startsWith('https://');
-  return session({
+  const load = session({
     name: sessionCookieName(deps.config.auth.url),
     secret: deps.config.sessionSecret,
-    store: new KyselySessionStore(deps.db, deps.clock, SESSION_TTL_MS),
+    store: sessionStore(deps),
     resave: false,
     saveUninitialized: false,
     rolling: false,
     unset: 'destroy',
     cookie: { httpOnly: true, sameSite: 'lax', secure: https, path: '/', maxAge: SESSION_TTL_MS },
   });
+  return (req, res, next) => {
+    load(req, res, (err?: unknown) => {
+      if (err !== undefined && err !== null) next(err);
+      else if ((req as { session?: unknown }).session === undefined)
+        next(new DependencyUnavailableError(deps.redis ? 'redis' : 'database', 'The session store is unavailable.'));
+      else next();
+    });
+  };
 }
 
 /** A new session id, keeping nothing of the old session (session fixation, BF-SF-01). */

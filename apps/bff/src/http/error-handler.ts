@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@latchkey/logging';
+import { isDependencyFailure } from '@latchkey/runtime';
 import { BffHttpError, MethodNotAllowed, NotFound, SessionEnded } from './bff.errors.ts';
-import { isDatabaseFailure } from './dependency-failure.ts';
 import { sendNotice } from './notice-page.ts';
 
 /** Seconds a client should wait after a 503 (D-10). */
@@ -28,7 +28,9 @@ function bodyParserFailure(err: unknown): Failure | undefined {
 
 function classify(err: unknown): Failure {
   if (err instanceof BffHttpError) return { status: err.status, code: err.code, description: err.description };
-  if (isDatabaseFailure(err)) {
+  // The session store (database or Redis) failed: BF-RD-01, 503 and never a 401. Upstream
+  // failures are BffHttpErrors already (upstream_unavailable, upstream_timeout).
+  if (isDependencyFailure(err)) {
     return {
       status: 503,
       code: 'temporarily_unavailable',

@@ -29,7 +29,11 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
     handler: (_req, _res, next) =>
       next(new TooManyRequests('Too many sign-in attempts. Wait a minute, then try again.')),
   });
-  router.get('/bff/login', signInStarts, startSignIn(deps.client, deps.transactions, deps.portalOrigin));
+  // The session is loaded (not used) so that a session store that is down answers 503 here,
+  // before the user is sent to sign in for a session that could not be stored (BF-RD-01).
+  // The sign-in-start limit stays per instance: it guards each instance's own work, and
+  // needs no shared store that could fail.
+  router.get('/bff/login', signInStarts, deps.session, startSignIn(deps.client, deps.transactions, deps.portalOrigin));
   router.get('/bff/callback', deps.session, completeSignIn(deps));
   return router;
 }

@@ -6,7 +6,10 @@ import session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Config } from '@latchkey/config';
 import type { Db } from '@latchkey/db';
-import { PortalSessionStore } from './portal-session.store.ts';
+import type { RedisClient } from '@latchkey/runtime';
+import { SessionStoreUnavailable } from '../http/bff.errors.ts';
+import { DatabasePortalSessionStore, type PortalSessionStore } from './portal-session.store.ts';
+import { RedisPortalSessionStore } from './redis-portal-session.store.ts';
 import { signedSessionId } from './session-cookie.ts';
 
 /** The signed-in user as the SPA sees it (GET /bff/session). */
@@ -71,7 +74,7 @@ export interface LoadedSession {
 }
 
 export interface PortalSessions {
-  /** express-session over the store, for the Express routes. */
+  /** express-session over the store, for the Express routes; 503 when the store is down. */
   middleware: RequestHandler;
   store: PortalSessionStore;
   /**
@@ -84,13 +87,32 @@ export interface PortalSessions {
 }
 
 /**
- * Server-side sessions in the database; the cookie holds only a signed random id
- * (BBA "Cookie Security"). SameSite=Strict: nothing cross-site ever needs the session;
- * the return from the authorization server relies on the separate Lax transaction cookie
- * (BF-CK-01). Nothing is stored before sign-in.
+ * BF-RD-01: while the store reports itself disconnected (Redis down), express-session calls
+ * next() without setting req.session. Read as "not signed in", that would answer 401 and send
+ * the SPA to sign in, which needs the same store: a login loop. It is a 503 instead.
  */
-export function portalSessions(config: Config, db: Db, clock: Clock): PortalSessions {
-  const store = new PortalSessionStore(db, clock, SESSION_TTL_MS);
+function requireLoadedSession(load: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    load(req, res, (err?: unknown) => {
+      if (err !== undefined && err !== null) next(err);
+      else if ((req as { session?: unknown }).session === undefined)
+        next(new SessionStoreUnavailable('The portal is temporarily unavailable. Try again in a few seconds.'));
+      else next();
+    });
+  };
+}
+
+/**
+ * Server-side sessions, in Redis when REDIS_URL is set (shared by every BFF instance), in the
+ * database otherwise; the cookie holds only a signed random id (BBA "Cookie Security").
+ * SameSite=Strict: nothing cross-site ever needs the session; the return from the
+ * authorization server relies on the separate Lax transaction cookie (BF-CK-01). Nothing is
+ * stored before sign-in.
+ */
+export function portalSessions(config: Config, db: Db, clock: Clock, redis?: RedisClient): PortalSessions {
+  const store: PortalSessionStore = redis
+    ? new RedisPortalSessionStore(redis, SESSION_TTL_MS)
+    : new DatabasePortalSessionStore(db, clock, SESSION_TTL_MS);
   const name = sessionCookieName(config);
   const cookie = sessionCookieOptions(config);
   const secret = cookieSigningSecret(config.sessionSecret);
@@ -104,7 +126,7 @@ export function portalSessions(config: Config, db: Db, clock: Clock): PortalSess
     cookie: { ...cookie, maxAge: SESSION_TTL_MS },
   });
   return {
-    middleware,
+    middleware: requireLoadedSession(middleware),
     store,
     async load(req) {
       const id = signedSessionId(req.headers.cookie, name, secret);

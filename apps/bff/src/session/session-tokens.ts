@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { NextFunction, Request, Response } from 'express';
 import type session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
-import { SessionEnded, Unauthenticated } from '../http/bff.errors.ts';
+import { SessionEnded, Unauthenticated, UpstreamUnavailable } from '../http/bff.errors.ts';
 import { GrantRejected } from '../oidc/oidc.errors.ts';
 import type { IssuedTokens, PortalOidcClient } from '../oidc/oidc-client.ts';
 import type { UpstreamAnswer } from '../proxy/upstream.ts';
@@ -12,6 +14,17 @@ import type { TokenSealer } from './token-sealing.ts';
 
 /** Refresh a little before the access token's stated expiry, not after a refused call. */
 const EXPIRY_MARGIN_MS = 30_000;
+
+/**
+ * How long one instance may hold a session's refresh lease: longer than a refresh can take
+ * (the upstream time limit, 10 s by default), short enough that a holder that died frees
+ * the session soon.
+ */
+const REFRESH_LEASE_MS = 15_000;
+/** How often an instance that waits for another's refresh looks at the stored session. */
+const LEASE_POLL_MS = 25;
+/** An instance waits this long for another's refresh (a dead holder's lease expires within it). */
+const LEASE_WAIT_MS = REFRESH_LEASE_MS + 5_000;
 
 export interface SessionTokens {
   seal(tokens: IssuedTokens): SealedTokens;
@@ -76,10 +89,15 @@ export function requireSignIn(req: Request, _res: Response, next: NextFunction):
 
 /**
  * D-4: the authorization server rotates refresh tokens strictly, and a second use of one
- * revokes the whole grant. Concurrent requests of one session therefore share one refresh:
- * an in-process promise per session id. A request that saw its token refused after that
- * refresh finished finds the new tokens in the store and does not refresh again. (Several
- * BFF instances would need a lock in the shared store instead.)
+ * revokes the whole grant. Concurrent requests of one session therefore share one refresh,
+ * on two levels (BF-RT-01):
+ * 1. in this process, a promise per session id, so one instance makes one attempt at a time;
+ * 2. across instances, a short lease per session in the shared store (Redis SET NX PX, or the
+ *    database's `locks` table). The instance that gets it refreshes; the others poll the
+ *    stored session until its access token changes and use the new one. A lease expires on
+ *    its own if its holder dies.
+ * A request that saw its token refused after a refresh finished finds the new tokens in the
+ * store and does not refresh again.
  */
 export function sessionTokens(deps: SessionTokensDeps): SessionTokens {
   const { store, sealer, client } = deps;
@@ -106,14 +124,25 @@ export function sessionTokens(deps: SessionTokensDeps): SessionTokens {
     throw new SessionEnded('Your session has ended. Sign in again.');
   }
 
-  async function refreshStored(sid: string, staleAccessToken: string): Promise<IssuedTokens> {
-    // Read fresh from the store, not from this request's copy of the session.
+  /**
+   * The session's tokens as stored now (read fresh, not from this request's copy), or the
+   * end of the session. `fresh` is set when they are no longer the stale ones: someone else
+   * already refreshed.
+   */
+  async function current(sid: string, staleAccessToken: string) {
     const data = await store.readSession(sid);
     const signIn = data?.portal;
     if (!data || !signIn) throw new SessionEnded('Your session has ended. Sign in again.');
     const stored = open(signIn.tokens);
     if (!stored) return endSession(sid, 'session tokens unreadable');
-    if (stored.accessToken !== staleAccessToken) return stored;
+    return { data, signIn, stored, fresh: stored.accessToken !== staleAccessToken };
+  }
+
+  /** Runs with this instance holding the session's lease. */
+  async function refreshHeld(sid: string, staleAccessToken: string): Promise<IssuedTokens> {
+    // Read again under the lease: another instance may have finished just before we got it.
+    const { data, signIn, stored, fresh } = await current(sid, staleAccessToken);
+    if (fresh) return stored;
     let issued: IssuedTokens;
     try {
       issued = await client.refresh(stored.refreshToken);
@@ -124,6 +153,32 @@ export function sessionTokens(deps: SessionTokensDeps): SessionTokens {
     const saved = await store.replace(sid, { ...data, portal: { ...signIn, tokens: seal(issued) } });
     if (!saved) throw new SessionEnded('Your session has ended. Sign in again.');
     return issued;
+  }
+
+  async function refreshStored(sid: string, staleAccessToken: string): Promise<IssuedTokens> {
+    const first = await current(sid, staleAccessToken);
+    if (first.fresh) return first.stored;
+    const holder = randomUUID();
+    const startedAt = performance.now();
+    for (;;) {
+      if (await store.leases.acquire(sid, holder, REFRESH_LEASE_MS)) {
+        try {
+          return await refreshHeld(sid, staleAccessToken);
+        } finally {
+          // Best effort: if this fails the lease simply expires.
+          await store.leases.release(sid, holder).catch((err: unknown) => {
+            deps.logger.warn({ reason: err instanceof Error ? err.name : 'unknown' }, 'refresh lease not released');
+          });
+        }
+      }
+      // Another instance is refreshing this session: wait for its result in the store.
+      await sleep(LEASE_POLL_MS);
+      const latest = await current(sid, staleAccessToken);
+      if (latest.fresh) return latest.stored;
+      if (performance.now() - startedAt > LEASE_WAIT_MS) {
+        throw new UpstreamUnavailable('Your session is being renewed. Try again in a few seconds.');
+      }
+    }
   }
 
   function refreshOnce(sid: string, staleAccessToken: string): Promise<IssuedTokens> {

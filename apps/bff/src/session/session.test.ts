@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digest } from '@latchkey/credentials';
-import { createDatabase, sqlitePathFor } from '@latchkey/db';
+import { createDatabase, sqlitePathFor, type Db } from '@latchkey/db';
 import { makeUser } from '../../../../test/support/fixtures.ts';
 import {
   PortalBrowser,
@@ -14,6 +15,7 @@ import {
   startSecondBff,
   type PortalSystem,
 } from '../../../../test/support/portal-system.ts';
+import { testEngine } from '../../../../test/support/test-database.ts';
 import { SESSION_TTL_MS } from './portal-session.ts';
 
 let system: PortalSystem;
@@ -194,12 +196,36 @@ describe('sign-out', () => {
   });
 });
 
+/** A loopback port nobody listens on (probed, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A session store that fails every query. SQLite: a file whose sessions table was never
+ * created. PostgreSQL: a server that is not there (connection refused), as when it is down.
+ */
+async function brokenDatabase(): Promise<{ db: Db; remove(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'latchkey-broken-store-'));
+  const db =
+    testEngine() === 'postgres'
+      ? createDatabase({
+          url: `postgres://postgres@127.0.0.1:${await closedPort()}/latchkey`,
+          poolMax: 2,
+          timeoutMs: 1000,
+        })
+      : createDatabase({ sqlitePath: sqlitePathFor(dir) });
+  return { db, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 describe('BF-RD-01 the session store fails', () => {
   it('API calls get 503 JSON with Retry-After (not 401: no sign-in loop), /bff/login a 503 page', async () => {
     const browser = await signedIn();
-    // A database whose sessions table cannot be read: every store query fails.
-    const dir = mkdtempSync(join(tmpdir(), 'latchkey-broken-store-'));
-    const broken = createDatabase({ sqlitePath: sqlitePathFor(dir) });
+    const { db: broken, remove } = await brokenDatabase();
     const bff = await startSecondBff(system, { db: broken });
     try {
       const calls = system.upstreamCalls.length;
@@ -226,7 +252,7 @@ describe('BF-RD-01 the session store fails', () => {
     } finally {
       await bff.close();
       await broken.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   });
 });

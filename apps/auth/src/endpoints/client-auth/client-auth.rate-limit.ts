@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
-import { rateLimit, type Options } from 'express-rate-limit';
+import type { Options } from 'express-rate-limit';
 import type { AuthDeps } from '../../deps.ts';
+import { inSequence, layeredLimit } from '../../http/rate-limit.ts';
 import { credentialsOf } from './client-credentials.ts';
 
 export interface ClientAuthRateLimits {
@@ -20,21 +21,31 @@ const tooManyFailures: Options['handler'] = (_req, res) => {
   });
 };
 
-function failedClientAuthLimiter(identifier: string, limit: number, options: Partial<Options>): RequestHandler {
-  return rateLimit({
-    windowMs: WINDOW_MS,
-    limit,
-    identifier,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    // Only failed client authentications count, so a client's own traffic, its invalid_grant
-    // answers and 503s never use up its allowance; a request that is still running counts
-    // until it answers, which caps how many guesses a concurrent burst can make.
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    handler: tooManyFailures,
-    ...options,
-  });
+function failedClientAuthLimiter(
+  deps: AuthDeps,
+  identifier: string,
+  limit: number,
+  options: Omit<Partial<Options>, 'identifier'>,
+): RequestHandler {
+  return inSequence(
+    layeredLimit(
+      {
+        windowMs: WINDOW_MS,
+        limit,
+        identifier,
+        standardHeaders: 'draft-8',
+        legacyHeaders: false,
+        // Only failed client authentications count, so a client's own traffic, its invalid_grant
+        // answers and 503s never use up its allowance; a request that is still running counts
+        // until it answers, which caps how many guesses a concurrent burst can make.
+        skipSuccessfulRequests: true,
+        requestWasSuccessful: (_req, res) => res.statusCode !== 401,
+        handler: tooManyFailures,
+        ...options,
+      },
+      deps,
+    ),
+  );
 }
 
 /** One pair per app, so the token and revocation endpoints draw on the same allowance. */
@@ -44,16 +55,17 @@ const limitsByApp = new WeakMap<AuthDeps, ClientAuthRateLimits>();
  * OAuth 2.1 §2.4.1: an endpoint that checks client secrets MUST be protected against brute
  * force. Failures are counted per address and, separately, per client_id, so neither rotating
  * addresses (CA-07) nor spraying many client ids from one address escapes; one client's
- * failures never touch another client's allowance. In-process store: D-8 keeps an in-process
- * limiter on /oauth/token even when Redis arrives.
+ * failures never touch another client's allowance. With Redis each count is shared by every
+ * instance, and the in-process limiter stays in front of it, so the limit still holds per
+ * instance when Redis is down (D-8, R-08).
  */
 export function clientAuthRateLimits(deps: AuthDeps): ClientAuthRateLimits {
   let limits = limitsByApp.get(deps);
   if (!limits) {
     const perMinute = deps.config.rateLimit.tokenPerMinute;
     limits = {
-      byAddress: failedClientAuthLimiter('client-auth-address', perMinute, {}),
-      byClient: failedClientAuthLimiter('client-auth-client', perMinute, {
+      byAddress: failedClientAuthLimiter(deps, 'client-auth-address', perMinute, {}),
+      byClient: failedClientAuthLimiter(deps, 'client-auth-client', perMinute, {
         skip: (_req, res) => credentialsOf(res)?.clientId === undefined,
         keyGenerator: (_req, res) => `client:${credentialsOf(res)?.clientId ?? ''}`,
       }),

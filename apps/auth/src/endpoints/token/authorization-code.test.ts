@@ -97,7 +97,9 @@ describe('RFC 6749 §4.1.3 authorization code exchange', () => {
     const code = await makeCode(system, app.client, user);
     const first = await expectTokenResponse(await exchangeCode(system, app, code));
     await expectOAuthError(
-      await exchangeCode(system, app, code, { client_secret: `${app.clientSecret.slice(0, -1)}x` }),
+      await exchangeCode(system, app, code, {
+        client_secret: `${app.clientSecret.slice(0, -1)}${app.clientSecret.endsWith('x') ? 'y' : 'x'}`,
+      }),
       401,
       'invalid_client',
     );

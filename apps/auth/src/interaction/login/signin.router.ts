@@ -9,7 +9,13 @@ export function signInRouter(deps: AuthDeps, session: RequestHandler): Router {
   const router = Router();
   const handlers = signInHandlers(deps);
   router.get('/signin', session, handlers.show);
-  router.post('/signin', formBody, ...signInRateLimits(deps.config.rateLimit.loginPerMinute), session, handlers.submit);
+  router.post(
+    '/signin',
+    formBody,
+    ...signInRateLimits(deps.config.rateLimit.loginPerMinute, deps),
+    session,
+    handlers.submit,
+  );
   router.post('/signout', formBody, session, handlers.signOut);
   return router;
 }

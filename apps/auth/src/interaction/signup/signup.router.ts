@@ -9,6 +9,12 @@ export function signUpRouter(deps: AuthDeps, session: RequestHandler): Router {
   const router = Router();
   const handlers = signUpHandlers(deps);
   router.get('/signup', session, handlers.show);
-  router.post('/signup', formBody, signUpRateLimit(deps.config.rateLimit.loginPerMinute), session, handlers.submit);
+  router.post(
+    '/signup',
+    formBody,
+    signUpRateLimit(deps.config.rateLimit.loginPerMinute, deps),
+    session,
+    handlers.submit,
+  );
   return router;
 }
