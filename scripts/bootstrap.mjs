@@ -90,6 +90,7 @@ const entries = {
   cli: [node, ['apps/cli/src/main.ts', ...args]],
   bench: [node, ['bench/run.ts', ...args]],
   dev: [node, ['scripts/dev.ts', ...args]],
+  serve: [node, ['scripts/serve.ts', ...args]],
   run: [node, [pnpm, 'run', ...args]],
 };
 const entry = entries[command];

@@ -1,0 +1,80 @@
+// The three servers' apps on loopback over a database (or Redis) of the test's choosing, with
+// their log lines captured: to break a dependency under one server without touching the
+// shared test system.
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { Config } from '@latchkey/config';
+import type { Clock } from '@latchkey/core';
+import type { Db } from '@latchkey/db';
+import { createLogger, type Logger } from '@latchkey/logging';
+import type { RedisClient } from '@latchkey/runtime';
+import { createApiApp } from '../../../apps/api/src/app.ts';
+import { createAuthApp } from '../../../apps/auth/src/app.ts';
+import { createBffApp } from '../../../apps/bff/src/app.ts';
+
+export type ServerName = 'auth' | 'api' | 'bff';
+export const SERVER_NAMES: readonly ServerName[] = ['auth', 'api', 'bff'];
+
+export interface CapturedLogs {
+  logger: Logger;
+  /** Every JSON line written so far. */
+  lines: string[];
+  /** The lines as objects. */
+  records(): Array<Record<string, unknown>>;
+}
+
+export function captureLogs(): CapturedLogs {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        callback();
+      },
+    }),
+  });
+  return { logger, lines, records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(handler: RequestListener): Promise<Listening> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface StandaloneDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  redis?: RedisClient | undefined;
+}
+
+/** One server's app over `deps`, listening on a free loopback port. */
+export async function startStandalone(name: ServerName, deps: StandaloneDeps): Promise<Listening> {
+  if (name === 'auth') return listen(createAuthApp(deps));
+  if (name === 'bff') return listen(createBffApp(deps));
+  const api = createApiApp(deps);
+  const listening = await listen(api.handler);
+  return {
+    url: listening.url,
+    async close() {
+      await listening.close();
+      await api.close();
+    },
+  };
+}
