@@ -59,6 +59,8 @@ export interface PostgresCluster {
 export interface StartPostgresOptions {
   /** max_connections; 200 by default (every test system opens a pool of up to 10). */
   maxConnections?: number;
+  /** shared_buffers; 32MB by default (many small test databases). The bench sizes it like a server. */
+  sharedBuffers?: string;
 }
 
 const READY_TIMEOUT_MS = 30_000;
@@ -182,7 +184,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         '-c',
         `max_connections=${options.maxConnections ?? 200}`,
         '-c',
-        'shared_buffers=32MB',
+        `shared_buffers=${options.sharedBuffers ?? '32MB'}`,
         '-c',
         'autovacuum=off',
       ],
