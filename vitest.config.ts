@@ -32,8 +32,6 @@ const SQLITE_OR_NO_DATABASE = [
   'apps/cli/src/main.test.ts',
   // Redis only (connectRedis against a real redis-server): no database.
   'packages/runtime/src/redis.test.ts',
-  // Reads the SQLite files for plaintext secrets (TS-01).
-  'test/secret-leaks.test.ts',
   // startBffServer over openDatabase with an explicit DATA_DIR: SQLite whatever the project.
   'apps/bff/src/main.test.ts',
   // Makes the SQLite file read-only (PRAGMA query_only) to get a 503; the PostgreSQL outages
