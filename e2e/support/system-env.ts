@@ -3,7 +3,9 @@
 // environment, which the workers inherit, so all agree on one system.
 // Setting E2E_PORTAL_URL, E2E_AUTH_URL and E2E_API_URL beforehand runs the suite against an
 // already running system instead (nothing is started or stopped then).
-import { createServer } from 'node:net';
+import { freePort } from '../../test/support/loopback.ts';
+
+export { freePort };
 
 export interface SystemUrls {
   portalUrl: string;
@@ -13,20 +15,6 @@ export interface SystemUrls {
 
 /** Set (to "1") when this run starts the system itself; see global-setup.ts. */
 export const START_FLAG = 'E2E_START_SYSTEM';
-
-/** A port that was free a moment ago: the OS's choice for port 0 on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export async function prepareSystemEnv(): Promise<SystemUrls> {
   if (!process.env.E2E_PORTAL_URL) {

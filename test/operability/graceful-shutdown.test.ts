@@ -17,7 +17,8 @@ import {
 import { migrateToLatest, type Db } from '@latchkey/db';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { refusesConnections, slowPost } from './support/in-flight.ts';
-import { freePorts, spawnServer, type ServerProcess } from './support/server-process.ts';
+import { freePorts } from '../support/loopback.ts';
+import { spawnServer, type ServerProcess } from './support/server-process.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 8_000;
 /** Concurrent clients per kind of request, and the most requests each sends. */

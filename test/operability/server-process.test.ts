@@ -8,7 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePorts, spawnEntry, spawnServer, type ServerProcess } from './support/server-process.ts';
+import { freePorts } from '../support/loopback.ts';
+import { spawnEntry, spawnServer, type ServerProcess } from './support/server-process.ts';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

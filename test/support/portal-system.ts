@@ -3,12 +3,10 @@
 // portal client's redirect URI points at it. PortalBrowser drives it the way the SPA and a
 // browser would, without a browser: a cookie jar per origin, `redirect: 'manual'`, the
 // authorization server's real sign-in pages, and a transcript of every response received.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
+import { createServer } from 'node:http';
 import type { Config } from '@latchkey/config';
 import type { Db } from '@latchkey/db';
-import { createLogger, type Logger } from '@latchkey/logging';
+import type { Logger } from '@latchkey/logging';
 import { createBffApp } from '../../apps/bff/src/app.ts';
 import { createTokenSealer } from '../../apps/bff/src/session/token-sealing.ts';
 import {
@@ -19,6 +17,7 @@ import {
   type Credentials,
   type PageResult,
 } from './browserless-flow.ts';
+import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
 import { startSystem, type TestSystem } from './system.ts';
 
 /** One request the BFF made to the authorization server or the API. */
@@ -47,9 +46,21 @@ export interface PortalSystemOptions {
   upstreamTimeoutMs?: number;
 }
 
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
+/**
+ * A fetch that records each call in `calls` (method, origin and path, and a token request's
+ * `grant_type`) before making it with the real fetch.
+ */
+export function countingFetch(calls: UpstreamCall[]): typeof fetch {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const body = init?.body;
+    calls.push({
+      method: init?.method ?? 'GET',
+      url: `${url.origin}${url.pathname}`,
+      grantType: body instanceof URLSearchParams ? (body.get('grant_type') ?? undefined) : undefined,
+    });
+    return fetch(input, init);
+  };
 }
 
 /**
@@ -62,7 +73,7 @@ export async function startPortalSystem(
   options: PortalSystemOptions = {},
 ): Promise<PortalSystem> {
   const bffServer = createServer();
-  const port = await listen(bffServer);
+  const port = await listenOnLoopback(bffServer);
   const portalUrl = `http://127.0.0.1:${port}`;
   const system = await startSystem({
     PORTAL_URL: portalUrl,
@@ -70,27 +81,8 @@ export async function startPortalSystem(
     RATE_LIMIT_LOGIN_PER_MINUTE: '10000',
     ...env,
   });
-  const logger = createLogger({
-    level: 'debug',
-    name: 'bff',
-    destination: new Writable({
-      write(chunk, _encoding, callback) {
-        system.logs.push(...String(chunk).split('\n').filter(Boolean));
-        callback();
-      },
-    }),
-  });
+  const logger = captureLogger(system.logs, { name: 'bff' });
   const upstreamCalls: UpstreamCall[] = [];
-  const countingFetch: typeof fetch = (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const body = init?.body;
-    upstreamCalls.push({
-      method: init?.method ?? 'GET',
-      url: `${url.origin}${url.pathname}`,
-      grantType: body instanceof URLSearchParams ? (body.get('grant_type') ?? undefined) : undefined,
-    });
-    return fetch(input, init);
-  };
   bffServer.on(
     'request',
     createBffApp({
@@ -98,7 +90,7 @@ export async function startPortalSystem(
       db: system.db,
       clock: system.clock,
       logger,
-      fetch: countingFetch,
+      fetch: countingFetch(upstreamCalls),
       observeUpstream: ({ method, url }) => upstreamCalls.push({ method, url, grantType: undefined }),
       ...(options.portalDist === undefined ? {} : { portalDist: options.portalDist }),
       ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
@@ -113,8 +105,7 @@ export async function startPortalSystem(
       upstreamCalls.filter((c) => c.url.endsWith(pathSuffix) && (grantType === undefined || c.grantType === grantType))
         .length,
     async close() {
-      bffServer.closeAllConnections();
-      await new Promise<void>((resolve) => bffServer.close(() => resolve()));
+      await closeServer(bffServer);
       await system.close();
     },
   };
@@ -146,13 +137,10 @@ export async function startSecondBff(
       ...(overrides.portalDist === undefined ? {} : { portalDist: overrides.portalDist }),
     }),
   );
-  const port = await listen(server);
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServer(server),
   };
 }
 

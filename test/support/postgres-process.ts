@@ -2,7 +2,6 @@
 // postgres refuse root), its folder, a free port, and signals to the postmaster and its backends.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 
 export interface Account {
@@ -28,19 +27,6 @@ export function tempBase(account: Account | undefined): string {
   const base = tmpdir();
   if (!account || base === '/tmp') return base;
   return spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', base]).status === 0 ? base : '/tmp';
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabaseAt, prepareTemplateAt, TEMPLATE } from './postgres-databases.ts';
 import { postgresBinDir } from './postgres-install.ts';
-import { freePort, postgresAccount, signalServer, sleep, tempBase } from './postgres-process.ts';
+import { freePort } from './loopback.ts';
+import { postgresAccount, signalServer, sleep, tempBase } from './postgres-process.ts';
 
 export {
   borrowDatabaseAt,

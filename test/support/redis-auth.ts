@@ -2,11 +2,9 @@
 // one Redis (REDIS_URL), as several processes behind a load balancer would be. The system's
 // own authorization server (startSystem) stays as it is; the instances are extra ones.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connectRedis, type RedisClient } from '@latchkey/runtime';
-import { createLogger } from '@latchkey/logging';
-import { Writable } from 'node:stream';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
+import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
 import { startSystem, type TestSystem } from './system.ts';
 
 export interface RedisAuth {
@@ -20,27 +18,13 @@ export interface RedisAuth {
   close(): Promise<void>;
 }
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 export async function startRedisAuth(options: {
   redisUrl: string;
   instances?: number;
   env?: Record<string, string>;
 }): Promise<RedisAuth> {
   const system = await startSystem({ REDIS_URL: options.redisUrl, ...options.env });
-  const logger = createLogger({
-    level: 'debug',
-    name: 'auth',
-    destination: new Writable({
-      write(chunk, _encoding, callback) {
-        system.logs.push(...String(chunk).split('\n').filter(Boolean));
-        callback();
-      },
-    }),
-  });
+  const logger = captureLogger(system.logs, { name: 'auth' });
   const redis = (await connectRedis(system.config, logger))!;
   const servers: Server[] = [];
   const addInstance = async () => {
@@ -48,7 +32,7 @@ export async function startRedisAuth(options: {
       createAuthApp({ config: system.config, db: system.db, clock: system.clock, logger, redis }),
     );
     servers.push(server);
-    return listen(server);
+    return `http://127.0.0.1:${await listenOnLoopback(server)}`;
   };
   const urls: string[] = [];
   for (let i = 0; i < (options.instances ?? 2); i += 1) urls.push(await addInstance());
@@ -58,12 +42,7 @@ export async function startRedisAuth(options: {
     urls,
     addInstance,
     async close() {
-      await Promise.all(
-        servers.map(async (server) => {
-          server.closeAllConnections();
-          await new Promise<void>((resolve) => server.close(() => resolve()));
-        }),
-      );
+      await Promise.all(servers.map(closeServer));
       await redis.close();
       await system.close();
     },

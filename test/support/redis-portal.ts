@@ -2,13 +2,12 @@
 // instances on loopback sharing one database and, when given, one Redis (REDIS_URL), as
 // several processes behind a load balancer would. A PortalBrowser drives them through
 // `view`, whose address can be switched from one instance to another between requests.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '@latchkey/logging';
+import { createServer } from 'node:http';
+import type { Logger } from '@latchkey/logging';
 import { connectRedis, type RedisClient } from '@latchkey/runtime';
 import { createBffApp } from '../../apps/bff/src/app.ts';
-import type { PortalSystem, UpstreamCall } from './portal-system.ts';
+import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
+import { countingFetch, type PortalSystem, type UpstreamCall } from './portal-system.ts';
 import { startSystem, type TestSystem } from './system.ts';
 
 export interface RedisPortal {
@@ -36,20 +35,10 @@ export interface RedisPortalOptions {
   env?: Record<string, string>;
 }
 
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-async function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
 export async function startRedisPortal(options: RedisPortalOptions = {}): Promise<RedisPortal> {
   const servers = Array.from({ length: options.instances ?? 2 }, () => createServer());
   const ports: number[] = [];
-  for (const server of servers) ports.push(await listen(server));
+  for (const server of servers) ports.push(await listenOnLoopback(server));
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);
   // PORTAL_URL is the first instance: it is the public origin the SPA's requests carry and
   // the redirect URI's; the instances behind it all answer for it.
@@ -60,32 +49,14 @@ export async function startRedisPortal(options: RedisPortalOptions = {}): Promis
     ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl }),
     ...options.env,
   });
-  const logger: Logger = createLogger({
-    level: 'debug',
-    name: 'bff',
-    destination: new Writable({
-      write(chunk, _encoding, callback) {
-        system.logs.push(...String(chunk).split('\n').filter(Boolean));
-        callback();
-      },
-    }),
-  });
+  const logger: Logger = captureLogger(system.logs, { name: 'bff' });
   const redis = await connectRedis(system.config, logger);
   const upstreamCalls: UpstreamCall[] = [];
-  const countingFetch: typeof fetch = (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const body = init?.body;
-    upstreamCalls.push({
-      method: init?.method ?? 'GET',
-      url: `${url.origin}${url.pathname}`,
-      grantType: body instanceof URLSearchParams ? (body.get('grant_type') ?? undefined) : undefined,
-    });
-    return fetch(input, init);
-  };
+  const countedFetch = countingFetch(upstreamCalls);
   for (const server of servers) {
     server.on(
       'request',
-      createBffApp({ config: system.config, db: system.db, clock: system.clock, logger, redis, fetch: countingFetch }),
+      createBffApp({ config: system.config, db: system.db, clock: system.clock, logger, redis, fetch: countedFetch }),
     );
   }
   const countUpstream = (pathSuffix: string, grantType?: string) =>

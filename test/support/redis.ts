@@ -4,9 +4,10 @@
 // then start it again on the same port. Nothing is persisted: `--save "" --appendonly no`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, rmdirSync, statSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from './loopback.ts';
 
 export interface RedisServer {
   /** The running process's pid (changes on restart). */
@@ -130,20 +131,6 @@ export function findRedisServer(): Promise<string> {
     located = undefined; // let a later call try again
   });
   return located;
-}
-
-/** A loopback port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** One PING over a raw socket (no client library): true on `+PONG`. */

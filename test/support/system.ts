@@ -1,19 +1,17 @@
 // Starts the real servers on loopback (port 0) over a fresh database (a SQLite file in a temp
 // folder, or in the node-pg project a fresh PostgreSQL database: test-database.ts), with a
 // manual clock and captured JSON logs. Integration tests drive them over real HTTP.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import pg from 'pg';
 import { loadConfig, type Config } from '@latchkey/config';
 import { ensureFirstPartyClient, ManualClock } from '@latchkey/core';
 import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@latchkey/db';
-import { createLogger } from '@latchkey/logging';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { createApiApp } from '../../apps/api/src/app.ts';
+import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
 import { createTestDatabase, type Engine } from './test-database.ts';
 
 export interface TestSystem {
@@ -37,24 +35,14 @@ export interface TestSystem {
   close(): Promise<void>;
 }
 
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-async function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
 /** `env` overrides any environment variable of the configuration (e.g. EXPIRES_IN_AS_NUMBER). */
 export async function startSystem(env: Record<string, string> = {}): Promise<TestSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-it-'));
   const database = await createTestDatabase(dataDir);
   const authServer = createServer();
   const apiServer = createServer();
-  const authPort = await listen(authServer);
-  const apiPort = await listen(apiServer);
+  const authPort = await listenOnLoopback(authServer);
+  const apiPort = await listenOnLoopback(apiServer);
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -78,13 +66,7 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
     redirectUri: config.portal.redirectUri,
   });
   const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, callback) {
-      logs.push(...String(chunk).split('\n').filter(Boolean));
-      callback();
-    },
-  });
-  const logger = createLogger({ level: 'debug', destination });
+  const logger = captureLogger(logs);
   authServer.on('request', createAuthApp({ config, db, clock, logger }));
   const api = createApiApp({ config, db, clock, logger });
   apiServer.on('request', api.handler);

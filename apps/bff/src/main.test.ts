@@ -1,27 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@latchkey/config';
 import { ManualClock } from '@latchkey/core';
-import { createLogger } from '@latchkey/logging';
 import { openDatabase } from '@latchkey/runtime';
 import type { Db } from '@latchkey/db';
+import { captureLogger } from '../../../test/support/loopback.ts';
 import { startBffServer } from './main.ts';
 
 let dataDir: string;
 let db: Db;
 const logs: string[] = [];
-const logger = createLogger({
-  level: 'info',
-  destination: new Writable({
-    write(chunk, _encoding, callback) {
-      logs.push(String(chunk));
-      callback();
-    },
-  }),
-});
+const logger = captureLogger(logs, { level: 'info' });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bff-main-'));

@@ -1,3 +1,4 @@
+import { isNetworkErrorCode } from './network-errors.ts';
 import { ConnectionAbandonedError } from './postgres-pool.ts';
 
 /** SQLite primary result codes that mean "the database cannot serve now", not "this request is wrong". */
@@ -31,19 +32,6 @@ const POSTGRES_UNAVAILABLE = new Set([
   '58030', // io_error
 ]);
 
-/** Socket errors on the way to a PostgreSQL server. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-
 /**
  * Messages of the pg driver (and pg-pool) that carry no code: the pool could not hand out a
  * connection in time, the connection died or a query got no answer within query_timeout.
@@ -62,7 +50,7 @@ function isUnavailableCause(e: Error): boolean {
   const { code, errcode } = e as { code?: unknown; errcode?: unknown };
   if (code === 'ERR_SQLITE_ERROR') return typeof errcode === 'number' && SQLITE_UNAVAILABLE.has(errcode & 0xff);
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code)) return true;
+    if (isNetworkErrorCode(code) || POSTGRES_UNAVAILABLE.has(code)) return true;
     // SQLSTATEs are five characters; pg's DatabaseError carries one in `code`.
     if (code.length === 5 && (code.startsWith('08') || code.startsWith('53'))) return true;
   }

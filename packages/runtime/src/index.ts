@@ -1,30 +1,17 @@
+// What the apps, scripts and tests use; the rest of the package is internal to it.
 export { openDatabase } from './open-database.ts';
-export { openInfrastructure } from './infrastructure.ts';
-export type { Infrastructure } from './infrastructure.ts';
-export { connectRedis, createRedisClient, redisFailure, redactRedisUrl } from './redis.ts';
-export type { RedisClient, RedisClientOptions } from './redis.ts';
-export { redisHealth } from './sessions/redis-health.ts';
-export type { RedisHealth } from './sessions/redis-health.ts';
-export type { RedisSessionStoreOptions } from './session-store.ts';
+export { connectRedis } from './redis.ts';
+export type { RedisClient } from './redis.ts';
 export { DependencyUnavailableError } from './dependency-unavailable.ts';
 export { serve } from './serve.ts';
 export type { RunningServer } from './serve.ts';
-export { KyselySessionStore, RedisSessionStore } from './session-store.ts';
-export { requestLogger } from './http/request-logger.ts';
-export { isDependencyFailure } from './http/dependency-failure.ts';
-export { parseTrustProxy } from './http/trust-proxy.ts';
-export type { ServeOptions } from './serve.ts';
-export type { InfrastructureOptions } from './infrastructure.ts';
-export {
-  assignRequestId,
-  currentRequestId,
-  requestIdOf,
-  withRequestIds,
-  REQUEST_ID_HEADER,
-} from './http/request-id.ts';
-export { healthEndpoints, HEALTH_PATH, READY_PATH } from './http/health.ts';
-export type { HealthEndpoints, HealthOptions, CheckOutcome } from './http/health.ts';
-export { stopGracefullyOnSignals } from './http/graceful-shutdown.ts';
-export type { GracefulShutdownOptions } from './http/graceful-shutdown.ts';
 export { runServerProcess } from './http/server-process.ts';
-export type { ServerProcessContext, ServerProcessOptions } from './http/server-process.ts';
+export { KyselySessionStore, RedisSessionStore } from './session-store.ts';
+export { requireLoadedSession } from './sessions/require-loaded-session.ts';
+export { assignRequestId, withRequestIds } from './http/request-id.ts';
+export { requestLogger } from './http/request-logger.ts';
+export { healthEndpoints } from './http/health.ts';
+export { isDependencyFailure } from './http/dependency-failure.ts';
+export { HttpError } from './http/http-error.ts';
+export { parseTrustProxy } from './http/trust-proxy.ts';
+export { sameOriginPath } from './http/return-path.ts';

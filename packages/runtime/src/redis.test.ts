@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@latchkey/config';
-import { createLogger } from '@latchkey/logging';
 import { ErrorReply } from 'redis';
+import { captureLogger } from '../../../test/support/loopback.ts';
 import { startRedisServer, type RedisServer } from '../../../test/support/redis.ts';
 import { DependencyUnavailableError } from './dependency-unavailable.ts';
 import { connectRedis, createRedisClient, redactRedisUrl, type RedisClient } from './redis.ts';
@@ -25,15 +24,7 @@ afterAll(async () => {
 
 function capture() {
   const lines: string[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        callback();
-      },
-    }),
-  });
+  const logger = captureLogger(lines);
   return { lines, logger };
 }
 

@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from 'redis';
 import type { Config } from '@latchkey/config';
+import { isNetworkErrorCode } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import { DependencyUnavailableError } from './dependency-unavailable.ts';
 import { healthStateOf, shareHealthState, type HealthState } from './sessions/redis-health.ts';
@@ -44,23 +45,12 @@ const CONNECTION_ERRORS = [
   SocketTimeoutError,
   TimeoutError,
 ];
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'EAI_AGAIN',
-]);
-
 function isUnavailability(err: unknown): boolean {
   if (err instanceof ErrorReply) return UNAVAILABLE_REPLIES.test(err.message);
   if (CONNECTION_ERRORS.some((type) => err instanceof type)) return true;
   if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
   // The bounded command queue (MAX_QUEUED_COMMANDS) rejects with a plain Error.
-  return (typeof code === 'string' && NETWORK_CODES.has(code)) || err.message === 'The queue is full';
+  return isNetworkErrorCode((err as { code?: unknown }).code) || err.message === 'The queue is full';
 }
 
 /**

@@ -2,7 +2,6 @@
 // only through its environment. Its JSON log lines (stdout) and stderr are collected so a test
 // can wait for a line and check what the process said; it is stopped by its pid only.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export type ServerName = 'auth' | 'api' | 'bff';
@@ -118,21 +117,4 @@ export function spawnEntry(entry: string, env: Record<string, string>): ServerPr
 
 export function spawnServer(name: ServerName, env: Record<string, string>): ServerProcess {
   return spawnEntry(`apps/${name}/src/main.ts`, env);
-}
-
-function listenOnAnyPort(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
-}
-
-/** Distinct free loopback ports (held together while chosen; the short gap before use is accepted). */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  try {
-    return await Promise.all(servers.map(listenOnAnyPort));
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-  }
 }

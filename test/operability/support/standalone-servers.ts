@@ -2,16 +2,15 @@
 // their log lines captured: to break a dependency under one server without touching the
 // shared test system.
 import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import type { Config } from '@latchkey/config';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
-import { createLogger, type Logger } from '@latchkey/logging';
+import type { Logger } from '@latchkey/logging';
 import type { RedisClient } from '@latchkey/runtime';
 import { createApiApp } from '../../../apps/api/src/app.ts';
 import { createAuthApp } from '../../../apps/auth/src/app.ts';
 import { createBffApp } from '../../../apps/bff/src/app.ts';
+import { captureLogger, closeServer, listenOnLoopback } from '../../support/loopback.ts';
 
 export type ServerName = 'auth' | 'api' | 'bff';
 export const SERVER_NAMES: readonly ServerName[] = ['auth', 'api', 'bff'];
@@ -26,15 +25,7 @@ export interface CapturedLogs {
 
 export function captureLogs(): CapturedLogs {
   const lines: string[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        callback();
-      },
-    }),
-  });
+  const logger = captureLogger(lines);
   return { logger, lines, records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
@@ -45,15 +36,8 @@ export interface Listening {
 
 export async function listen(handler: RequestListener): Promise<Listening> {
   const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const port = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close: () => closeServer(server) };
 }
 
 export interface StandaloneDeps {

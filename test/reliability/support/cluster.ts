@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken, randomBase62, TokenPrefix } from '@latchkey/credentials';
 import { createDatabase, type Db } from '@latchkey/db';
-import { freePorts } from './free-ports.ts';
+import { freePorts } from '../../support/loopback.ts';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer.ts';
 import { REPO_ROOT, spawnServer, type ServerKind, type ServerProcess } from './server-process.ts';
 

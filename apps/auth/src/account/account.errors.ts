@@ -1,18 +1,11 @@
+import { HttpError } from '@latchkey/runtime';
+
 /**
  * Errors raised at the account endpoints' HTTP edge (not domain rules, which live in core).
  * Each carries its status and the error code written once here; the account error handler
  * turns them into JSON.
  */
-export abstract class AccountHttpError extends Error {
-  abstract readonly status: number;
-  abstract readonly code: string;
-  readonly description: string;
-  constructor(description: string) {
-    super(description);
-    this.name = new.target.name;
-    this.description = description;
-  }
-}
+export abstract class AccountHttpError extends HttpError {}
 
 /** RFC 6750 §3: no credentials at all, so the challenge carries no error code. */
 export class MissingToken extends AccountHttpError {

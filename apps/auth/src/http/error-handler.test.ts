@@ -1,11 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@latchkey/logging';
 import { authorizeViaPages, CookieJar, fetchPage, openAuthorize } from '../../../../test/support/browserless-flow.ts';
 import { makeClient, makeUser } from '../../../../test/support/fixtures.ts';
+import { captureLogger } from '../../../../test/support/loopback.ts';
 import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
 import {
   countCodes,
@@ -80,15 +79,7 @@ describe('http/error-handler.ts mapping (a bare app with routes that fail on pur
   const logs: string[] = [];
 
   beforeAll(async () => {
-    const logger = createLogger({
-      level: 'debug',
-      destination: new Writable({
-        write(chunk, _enc, cb) {
-          logs.push(String(chunk));
-          cb();
-        },
-      }),
-    });
+    const logger = captureLogger(logs);
     const app = express();
     app.use(securityHeaders({ https: false }));
     app.get('/page-error', () => {

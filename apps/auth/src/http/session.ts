@@ -1,7 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { AuthDeps } from '../deps.ts';
-import { DependencyUnavailableError, KyselySessionStore, RedisSessionStore } from '@latchkey/runtime';
+import {
+  DependencyUnavailableError,
+  KyselySessionStore,
+  RedisSessionStore,
+  requireLoadedSession,
+} from '@latchkey/runtime';
 
 declare module 'express-session' {
   interface SessionData {
@@ -55,14 +60,10 @@ export function sessionMiddleware(deps: AuthDeps): RequestHandler {
     unset: 'destroy',
     cookie: { httpOnly: true, sameSite: 'lax', secure: https, path: '/', maxAge: SESSION_TTL_MS },
   });
-  return (req, res, next) => {
-    load(req, res, (err?: unknown) => {
-      if (err !== undefined && err !== null) next(err);
-      else if ((req as { session?: unknown }).session === undefined)
-        next(new DependencyUnavailableError(deps.redis ? 'redis' : 'database', 'The session store is unavailable.'));
-      else next();
-    });
-  };
+  return requireLoadedSession(
+    load,
+    () => new DependencyUnavailableError(deps.redis ? 'redis' : 'database', 'The session store is unavailable.'),
+  );
 }
 
 /** A new session id, keeping nothing of the old session (session fixation, BF-SF-01). */

@@ -1,18 +1,11 @@
+import { HttpError } from '@latchkey/runtime';
+
 /**
  * Errors raised at the BFF's HTTP edge. Each carries its status and its error code, written
  * once here; http/error-handler.ts turns them into `{error, error_description}` JSON, or a
  * small page on the browser-navigation routes (sign-in start and callback).
  */
-export abstract class BffHttpError extends Error {
-  abstract readonly status: number;
-  abstract readonly code: string;
-  readonly description: string;
-  constructor(description: string, options?: { cause?: unknown }) {
-    super(description, options);
-    this.name = new.target.name;
-    this.description = description;
-  }
-}
+export abstract class BffHttpError extends HttpError {}
 
 /** DESIGN.md D9: a state-changing request without the portal's header, or from another origin. */
 export class Forbidden extends BffHttpError {

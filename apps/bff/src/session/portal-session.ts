@@ -6,7 +6,7 @@ import session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Config } from '@latchkey/config';
 import type { Db } from '@latchkey/db';
-import type { RedisClient } from '@latchkey/runtime';
+import { requireLoadedSession, type RedisClient } from '@latchkey/runtime';
 import { SessionStoreUnavailable } from '../http/bff.errors.ts';
 import { DatabasePortalSessionStore, type PortalSessionStore } from './portal-session.store.ts';
 import { RedisPortalSessionStore } from './redis-portal-session.store.ts';
@@ -87,22 +87,6 @@ export interface PortalSessions {
 }
 
 /**
- * BF-RD-01: while the store reports itself disconnected (Redis down), express-session calls
- * next() without setting req.session. Read as "not signed in", that would answer 401 and send
- * the SPA to sign in, which needs the same store: a login loop. It is a 503 instead.
- */
-function requireLoadedSession(load: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    load(req, res, (err?: unknown) => {
-      if (err !== undefined && err !== null) next(err);
-      else if ((req as { session?: unknown }).session === undefined)
-        next(new SessionStoreUnavailable('The portal is temporarily unavailable. Try again in a few seconds.'));
-      else next();
-    });
-  };
-}
-
-/**
  * Server-side sessions, in Redis when REDIS_URL is set (shared by every BFF instance), in the
  * database otherwise; the cookie holds only a signed random id (BBA "Cookie Security").
  * SameSite=Strict: nothing cross-site ever needs the session; the return from the
@@ -126,7 +110,11 @@ export function portalSessions(config: Config, db: Db, clock: Clock, redis?: Red
     cookie: { ...cookie, maxAge: SESSION_TTL_MS },
   });
   return {
-    middleware: requireLoadedSession(middleware),
+    // BF-RD-01: no session loaded because the store is down is a 503, never a 401.
+    middleware: requireLoadedSession(
+      middleware,
+      () => new SessionStoreUnavailable('The portal is temporarily unavailable. Try again in a few seconds.'),
+    ),
     store,
     async load(req) {
       const id = signedSessionId(req.headers.cookie, name, secret);

@@ -30,11 +30,6 @@ export function requestIdOf(req: IncomingMessage): string | undefined {
   return (req as WithId)[ID];
 }
 
-/** The id of the request being answered in this async context, if any. */
-export function currentRequestId(): string | undefined {
-  return current.getStore();
-}
-
 /**
  * First step of every server: gives the request an id, echoes it as X-Request-Id, and runs
  * the rest of the request (`next`) in its async context, so a log line written anywhere while

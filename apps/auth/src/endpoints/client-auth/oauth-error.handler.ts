@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { DomainError, ErrorCode } from '@latchkey/core';
+import { DependencyUnavailableError } from '@latchkey/runtime';
 import type { AuthDeps } from '../../deps.ts';
-import { DependencyUnavailable } from './call-core.ts';
 import { credentialsOf } from './client-credentials.ts';
 import { setNoStore } from './no-store.middleware.ts';
 
@@ -40,7 +40,7 @@ function classify(err: unknown): OAuthFailure {
     const status = STATUS_BY_CODE.get(err.code);
     if (status !== undefined) return { status, error: err.code, description: err.description };
   }
-  if (err instanceof DependencyUnavailable) {
+  if (err instanceof DependencyUnavailableError) {
     return {
       status: 503,
       error: 'temporarily_unavailable',

@@ -9,9 +9,9 @@ import { currentUser } from '../current-user.ts';
 import { establishSession } from '../establish-session.ts';
 import { continuePath } from '../interaction-links.ts';
 import { findPendingAuthorization, type PendingAuthorization } from '../pending-authorization.ts';
-import { safeReturnPath } from '../return-to.ts';
 import { signInForm } from './signin.schema.ts';
 import { signInPage, type SignInView } from './views/signin.view.ts';
+import { sameOriginPath } from '@latchkey/runtime';
 
 /** One message for unknown email and wrong password: no account enumeration. */
 const SIGN_IN_FAILED = 'Incorrect email or password.';
@@ -28,7 +28,7 @@ async function pendingContext(deps: AuthDeps, res: Response, pending: PendingAut
 async function renderSignIn(deps: AuthDeps, req: Request, res: Response, status: number, view: Partial<SignInView>) {
   const pending = findPendingAuthorization(req, deps.clock, view.requestId);
   const context = await pendingContext(deps, res, pending);
-  const returnTo = pending ? undefined : safeReturnPath(view.returnTo, deps.config.auth.url);
+  const returnTo = pending ? undefined : sameOriginPath(view.returnTo, deps.config.auth.url);
   await sendSessionPage(
     req,
     res,
@@ -49,7 +49,7 @@ export function signInHandlers(deps: AuthDeps) {
   return {
     async show(req: Request, res: Response): Promise<void> {
       const requestId = typeof req.query.request === 'string' ? req.query.request : undefined;
-      const returnTo = safeReturnPath(req.query.return_to, deps.config.auth.url);
+      const returnTo = sameOriginPath(req.query.return_to, deps.config.auth.url);
       if (requestId === undefined && (await currentUser(deps.db, req))) {
         res.redirect(303, returnTo ?? '/');
         return;
@@ -78,7 +78,7 @@ export function signInHandlers(deps: AuthDeps) {
       // OR-01: only a path on this server; a pending authorization resumes by its id (AZ-20).
       res.redirect(
         303,
-        request !== undefined ? continuePath(request) : (safeReturnPath(returnTo, deps.config.auth.url) ?? '/'),
+        request !== undefined ? continuePath(request) : (sameOriginPath(returnTo, deps.config.auth.url) ?? '/'),
       );
     },
 

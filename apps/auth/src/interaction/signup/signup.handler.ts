@@ -8,9 +8,9 @@ import { currentUser } from '../current-user.ts';
 import { establishSession } from '../establish-session.ts';
 import { continuePath } from '../interaction-links.ts';
 import { findPendingAuthorization } from '../pending-authorization.ts';
-import { safeReturnPath } from '../return-to.ts';
 import { signUpForm } from './signup.schema.ts';
 import { signUpPage, type SignUpView } from './views/signup.view.ts';
+import { sameOriginPath } from '@latchkey/runtime';
 
 type FieldErrors = NonNullable<SignUpView['errors']>;
 
@@ -31,7 +31,7 @@ async function renderSignUp(
     signUpPage({
       csrfToken: csrfTokenFor(req),
       requestId: pending?.id,
-      returnTo: pending ? undefined : safeReturnPath(view.returnTo, deps.config.auth.url),
+      returnTo: pending ? undefined : sameOriginPath(view.returnTo, deps.config.auth.url),
       clientName: client?.name,
       ...(view.values && { values: view.values }),
       ...(view.errors && { errors: view.errors }),
@@ -52,7 +52,7 @@ function fieldErrorFor(err: unknown): FieldErrors | undefined {
 export function signUpHandlers(deps: AuthDeps) {
   return {
     async show(req: Request, res: Response): Promise<void> {
-      const returnTo = safeReturnPath(req.query.return_to, deps.config.auth.url);
+      const returnTo = sameOriginPath(req.query.return_to, deps.config.auth.url);
       if (req.query.request === undefined && (await currentUser(deps.db, req))) {
         res.redirect(303, returnTo ?? '/');
         return;
@@ -89,7 +89,7 @@ export function signUpHandlers(deps: AuthDeps) {
       await establishSession(req, deps.clock, user, pending);
       res.redirect(
         303,
-        request !== undefined ? continuePath(request) : (safeReturnPath(returnTo, deps.config.auth.url) ?? '/'),
+        request !== undefined ? continuePath(request) : (sameOriginPath(returnTo, deps.config.auth.url) ?? '/'),
       );
     },
   };

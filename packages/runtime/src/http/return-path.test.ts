@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeReturnPath } from './return-to.ts';
+import { sameOriginPath } from './return-path.ts';
 
 const ORIGIN = 'http://127.0.0.1:4000';
 
@@ -20,7 +20,7 @@ describe('OR-01 return_to accepts only same-origin relative paths', () => {
     '',
     `http://127.0.0.1:4000/`,
   ])('rejects %j', (value) => {
-    expect(safeReturnPath(value, ORIGIN)).toBeUndefined();
+    expect(sameOriginPath(value, ORIGIN)).toBeUndefined();
   });
 
   it.each([
@@ -29,11 +29,11 @@ describe('OR-01 return_to accepts only same-origin relative paths', () => {
     ['/a/../b', '/b'],
     ['/%2F%2Fevil.example', '/%2F%2Fevil.example'],
   ])('accepts %j as %j', (value, expected) => {
-    expect(safeReturnPath(value, ORIGIN)).toBe(expected);
+    expect(sameOriginPath(value, ORIGIN)).toBe(expected);
   });
 
   it('rejects non-strings (a repeated parameter arrives as an array)', () => {
-    expect(safeReturnPath(['/a', '/b'], ORIGIN)).toBeUndefined();
-    expect(safeReturnPath(undefined, ORIGIN)).toBeUndefined();
+    expect(sameOriginPath(['/a', '/b'], ORIGIN)).toBeUndefined();
+    expect(sameOriginPath(undefined, ORIGIN)).toBeUndefined();
   });
 });
