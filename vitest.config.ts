@@ -30,6 +30,8 @@ const SQLITE_OR_NO_DATABASE = [
   'packages/runtime/src/http/trust-proxy.test.ts',
   // The CLI's dispatch and usage errors: refused before any database is opened.
   'apps/cli/src/main.test.ts',
+  // The test harness's own helpers.
+  'test/support/**',
   // Redis only (connectRedis against a real redis-server): no database.
   'packages/runtime/src/redis.test.ts',
   // startBffServer over openDatabase with an explicit DATA_DIR: SQLite whatever the project.

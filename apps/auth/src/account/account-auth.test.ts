@@ -5,6 +5,7 @@ import { authenticateAccessToken, createPersonalAccessToken, revokeAccessToken, 
 import { makeClient, makePat, makeUser } from '../../../../test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
 import { callAccount, issuePortalToken, issueThirdPartyTokens, type AccountCall } from './account.fixture.ts';
+import { alterChar } from '../../../../test/support/tamper.ts';
 
 let system: TestSystem;
 let user: User;
@@ -109,7 +110,7 @@ describe('DESIGN.md D8: only the portal’s first-party token is accepted', () =
 
     it(`${label}: an unknown token gets 401 invalid_token`, async () => {
       const before = await snapshot();
-      const res = await call(endpoint, { token: `${portalToken.slice(0, -8)}AAAAAAAA` });
+      const res = await call(endpoint, { token: alterChar(portalToken, -1) });
       expect(res.status).toBe(401);
       expect(res.body.error).toBe('invalid_token');
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="invalid_token"');

@@ -13,6 +13,7 @@ import {
   tokenUrl,
   type ClientCredentialsFixture,
 } from './oauth-endpoint.fixture.ts';
+import { alterChar } from '../../../../../test/support/tamper.ts';
 
 // RFC 6749 §2.3.1 / OAuth 2.1 §2.4.1 client authentication at the token endpoint:
 // SECURITY.md §2.5 CA-01..CA-06, CA-08 (CA-07 is in client-auth.rate-limit.test.ts), §4.2 TK-09..TK-12.
@@ -77,10 +78,7 @@ describe('RFC 6749 §2.3.1 client authentication', () => {
     const { code, form } = await codeForm();
     const attempts = [
       { client_id: app.client.id, client_secret: other.clientSecret },
-      {
-        client_id: app.client.id,
-        client_secret: `${app.clientSecret.slice(0, -1)}${app.clientSecret.endsWith('a') ? 'b' : 'a'}`,
-      },
+      { client_id: app.client.id, client_secret: alterChar(app.clientSecret, -1) },
       { client_id: 'lkc_unknownunknownunknown0', client_secret: app.clientSecret },
       { client_id: revoked.client.id, client_secret: revoked.clientSecret },
       { client_id: app.client.id, client_secret: 'not-even-a-secret' },
@@ -149,10 +147,8 @@ describe('RFC 6749 §2.3.1 client authentication', () => {
     expect(rows.find((row) => row.id === app.client.id)?.secret_hash).toBe(digest(app.clientSecret));
     const { code, form } = await codeForm();
     for (const index of [4, 20, app.clientSecret.length - 1]) {
-      const ch = app.clientSecret[index] === 'a' ? 'b' : 'a';
-      const secret = app.clientSecret.slice(0, index) + ch + app.clientSecret.slice(index + 1);
       await expectOAuthError(
-        await postForm(tokenUrl(system), { ...form, client_id: app.client.id, client_secret: secret }),
+        await postForm(tokenUrl(system), { ...form, client_id: app.client.id, client_secret: alterChar(app.clientSecret, index) }),
         401,
         'invalid_client',
       );

@@ -17,6 +17,7 @@ import {
   tokenUrl,
   type ClientCredentialsFixture,
 } from '../client-auth/oauth-endpoint.fixture.ts';
+import { alterChar } from '../../../../../test/support/tamper.ts';
 
 // RFC 6749 §4.1.3 code exchange: SECURITY.md §2.3 AC-01..AC-10, §4.2 TK-AC-*, TK-OK-*
 // (PKCE, TK-AC-08, is in pkce.test.ts).
@@ -97,9 +98,7 @@ describe('RFC 6749 §4.1.3 authorization code exchange', () => {
     const code = await makeCode(system, app.client, user);
     const first = await expectTokenResponse(await exchangeCode(system, app, code));
     await expectOAuthError(
-      await exchangeCode(system, app, code, {
-        client_secret: `${app.clientSecret.slice(0, -1)}${app.clientSecret.endsWith('x') ? 'y' : 'x'}`,
-      }),
+      await exchangeCode(system, app, code, { client_secret: alterChar(app.clientSecret, -1) }),
       401,
       'invalid_client',
     );

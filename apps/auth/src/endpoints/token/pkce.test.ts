@@ -10,6 +10,7 @@ import {
   grantOfCode,
   type ClientCredentialsFixture,
 } from '../client-auth/oauth-endpoint.fixture.ts';
+import { alterChar } from '../../../../../test/support/tamper.ts';
 
 // RFC 7636 §4.5–4.6 and RFC 9700 §4.8.2 at the token endpoint: SECURITY.md §2.2 PK-01..PK-04,
 // §4.2 TK-AC-08. The authorization endpoint's half (PK-05..PK-08) is in authorize/pkce.test.ts.
@@ -43,7 +44,7 @@ describe('RFC 7636 PKCE at the token endpoint (TK-AC-08)', () => {
   it('PK-02 a wrong verifier is invalid_grant and burns the code', async () => {
     const { verifier, challenge } = pkcePair();
     const code = await makeCode(system, pkceApp.client, user, { codeChallenge: challenge });
-    const wrong = pkcePair().verifier;
+    const wrong = alterChar(verifier, 0);
     await expectOAuthError(await exchangeCode(system, pkceApp, code, { code_verifier: wrong }), 400, 'invalid_grant');
     expect(await grantOfCode(system, code)).toEqual({ grantRevoked: false, accessTokens: 0, refreshTokens: 0 });
     await expectOAuthError(

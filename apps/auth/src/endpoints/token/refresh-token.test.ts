@@ -14,6 +14,7 @@ import {
   type ClientCredentialsFixture,
   type TokenResponse,
 } from '../client-auth/oauth-endpoint.fixture.ts';
+import { alterChar } from '../../../../../test/support/tamper.ts';
 
 // RFC 6749 §6 refresh with rotation and strict reuse detection (D4, D-4: no grace window),
 // and the documented refresh request that carries `Authorization: Bearer` (D-2).
@@ -199,7 +200,7 @@ describe('TK-RF refresh request parameters', () => {
 
   it('TK-RF-02 an unknown or malformed refresh token is invalid_grant', async () => {
     const pair = await freshPair();
-    const flipped = `${pair.refresh_token.slice(0, -1)}${pair.refresh_token.endsWith('a') ? 'b' : 'a'}`;
+    const flipped = alterChar(pair.refresh_token, -1);
     for (const value of ['nope', flipped, pair.access_token, 'lkr_000000000000000000000000000000000000']) {
       await expectOAuthError(await refreshWith(system, app, value), 400, 'invalid_grant');
     }
