@@ -1,5 +1,8 @@
-// Small helpers the test harness shares: free loopback ports, servers on 127.0.0.1 port 0,
-// closing them, and a logger whose JSON lines are captured in an array.
+// Small helpers the test harness shares: free loopback ports (reservedPort for servers that
+// restart), servers on 127.0.0.1 port 0, closing them, and a logger whose JSON lines are
+// captured in an array.
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
@@ -29,6 +32,45 @@ export async function freePort(): Promise<number> {
   const port = await listenOnLoopback(server);
   await closeQuietly(server);
   return port;
+}
+
+/** The kernel's range for port-0 listeners and outgoing connections (Linux; else the IANA range). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high)) return [low!, high!];
+  } catch {
+    // not Linux
+  }
+  return [49152, 65535];
+}
+
+/**
+ * A free loopback port for a server the test will stop and start again on the same port
+ * (redis-server, PostgreSQL). It lies below the kernel's ephemeral range, so while that server
+ * is down no other test's port-0 listener and no outgoing connection can take the port. With
+ * freePort() the port of a stopped Redis was one of ~28k ephemeral ports that every other
+ * worker's servers draw from, so it could be answered by someone else's server before the
+ * restart (issue 13). Free when probed; the caller still retries if its bind fails.
+ */
+export async function reservedPort(): Promise<number> {
+  const [low] = ephemeralRange();
+  const top = low - 1;
+  const bottom = Math.max(1024, top - 10_000);
+  for (let attempt = 0; ; attempt += 1) {
+    const port = bottom + randomInt(top - bottom + 1);
+    const server = createServer();
+    server.unref();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await closeQuietly(server);
+      return port;
+    }
+    if (attempt >= 50) throw new Error(`no free port between ${bottom} and ${top}`);
+  }
 }
 
 /**

@@ -3,12 +3,12 @@
 // one, stopped by pid and its folder removed. The vitest global setup starts one for the
 // node-pg project; fault tests start their own and stop, restart, freeze or kill them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabaseAt, prepareTemplateAt, TEMPLATE } from './postgres-databases.ts';
 import { postgresBinDir } from './postgres-install.ts';
-import { freePort } from './loopback.ts';
+import { reservedPort } from './loopback.ts';
 import { postgresAccount, signalServer, sleep, tempBase } from './postgres-process.ts';
 
 export {
@@ -83,8 +83,12 @@ function installExitHook(): void {
   });
 }
 
-/** Connects to the maintenance database until the server answers (or it exits, or time runs out). */
-async function waitUntilReady(url: string, child: ChildProcess, readLog: () => string): Promise<void> {
+/**
+ * Connects to the maintenance database until the server answers (or it exits, or time runs out).
+ * The server must be ours (its data directory): another worker's cluster that took the port
+ * between the probe and our bind would otherwise pass for it (issue 13).
+ */
+async function waitUntilReady(url: string, dataDir: string, child: ChildProcess, readLog: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -93,7 +97,10 @@ async function waitUntilReady(url: string, child: ChildProcess, readLog: () => s
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
     try {
       await client.connect();
-      await client.query('select 1');
+      const { rows } = await client.query<{ data_directory: string }>('show data_directory');
+      if (realpathSync(rows[0]!.data_directory) !== realpathSync(dataDir)) {
+        throw new Error(`port taken by another PostgreSQL (${rows[0]!.data_directory}): could not bind`);
+      }
       return;
     } catch (err) {
       if (Date.now() > deadline) {
@@ -201,7 +208,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     child = proc;
     dying = false;
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
-    await waitUntilReady(url(), proc, readLog);
+    await waitUntilReady(url(), dataDir, proc, readLog);
   };
 
   const signalAll = (signal: NodeJS.Signals) => {
@@ -246,7 +253,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
 
   // A free port can be taken between the probe and postgres's bind: try another.
   for (let attempt = 1; ; attempt += 1) {
-    port = await freePort();
+    port = await reservedPort();
     try {
       await launch();
       break;

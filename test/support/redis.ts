@@ -7,7 +7,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, rmdirSync, statS
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { freePort } from './loopback.ts';
+import { reservedPort } from './loopback.ts';
 
 export interface RedisServer {
   /** The running process's pid (changes on restart). */
@@ -133,8 +133,12 @@ export function findRedisServer(): Promise<string> {
   return located;
 }
 
-/** One PING over a raw socket (no client library): true on `+PONG`. */
-function ping(port: number): Promise<boolean> {
+/**
+ * Whether the redis-server with process id `pid` answers on `port`. Another worker's server
+ * that took the port between the probe and our bind would answer a PING too (issue 13), so
+ * this reads `INFO server` and checks its process_id.
+ */
+function answersAs(port: number, pid: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port });
     let answer = '';
@@ -144,10 +148,17 @@ function ping(port: number): Promise<boolean> {
     };
     socket.setTimeout(500, () => done(false));
     socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('connect', () => socket.write('INFO server\r\n'));
     socket.on('data', (chunk) => {
       answer += chunk.toString('latin1');
-      if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
+      // A bulk string: $<length>\r\n<text>\r\n; anything else (-LOADING, -ERR) is not ready.
+      const header = /^\$(\d+)\r\n/.exec(answer);
+      if (!header) {
+        if (answer.includes('\r\n')) done(false);
+        return;
+      }
+      if (answer.length < header[0].length + Number(header[1]) + 2) return;
+      done(answer.includes(`\r\nprocess_id:${pid}\r\n`));
     });
   });
 }
@@ -203,10 +214,10 @@ async function waitUntilReady(started: Started, port: number): Promise<void> {
         `redis-server on port ${port} exited (${String(child.exitCode ?? child.signalCode)}): ${started.output()}`,
       );
     }
-    if (await ping(port)) return;
+    if (await answersAs(port, child.pid!)) return;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms`);
+      throw new Error(`redis-server on port ${port} did not answer within ${READY_TIMEOUT_MS} ms`);
     }
     await sleep(20);
   }
@@ -222,7 +233,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts redis-server on a free loopback port and waits until it answers PING. The caller
+ * Starts redis-server on a free loopback port and waits until it answers. The caller
  * stops it (`stop()`); anything left running is killed when the test process exits.
  */
 export async function startRedisServer(): Promise<RedisServer> {
@@ -234,7 +245,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   let started: Started | undefined;
   // The free port may be taken between the probe and redis-server's bind: try a few.
   for (let attempt = 0; started === undefined; attempt += 1) {
-    port = await freePort();
+    port = await reservedPort();
     const candidate = spawnServer(binary, port, dir);
     try {
       await waitUntilReady(candidate, port);

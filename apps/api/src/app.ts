@@ -24,7 +24,7 @@ export function createApiApp(given: ApiDeps): ApiApp {
   const logger = withRequestIds(given.logger);
   const deps: ApiDeps = { ...given, logger };
   // Last-used times are kept in memory and written in batches: no database write per call.
-  const recorder = new LastUsedRecorder(deps.db);
+  const recorder = new LastUsedRecorder(deps.db, deps.lastUsedFlushMs);
   const route = graphqlRoute({
     ...deps,
     recorder,

@@ -100,11 +100,15 @@ describe('PostgreSQL pool', () => {
     const db = open({ poolMax: 1, timeoutMs: 400 });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let acquired!: () => void;
+    const holding = new Promise<void>((resolve) => (acquired = resolve));
     const holder = db.transaction().execute(async (trx) => {
       await sql`select 1`.execute(trx);
+      acquired();
       await held;
     });
-    await sleep(50);
+    // The one connection is checked out for certain (a fixed sleep raced the connect).
+    await holding;
     const started = performance.now();
     const err = await failure(sql`select 1`.execute(db));
     const elapsed = performance.now() - started;
@@ -178,7 +182,7 @@ describe('PostgreSQL pool', () => {
     await admin((client) =>
       client.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [name]),
     );
-    for (let i = 0; i < 50 && idleErrors.length === 0; i += 1) await sleep(20);
+    for (let i = 0; i < 250 && idleErrors.length === 0; i += 1) await sleep(20);
     expect(idleErrors.length).toBeGreaterThan(0);
     expect(isDatabaseUnavailable(idleErrors[0])).toBe(true);
     expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
@@ -189,17 +193,24 @@ describe('PostgreSQL pool', () => {
     const db = open({ poolMax: 2, applicationName: name });
     let resume!: () => void;
     const paused = new Promise<void>((resolve) => (resume = resolve));
+    let checkedOut!: () => void;
+    const inTransaction = new Promise<void>((resolve) => (checkedOut = resolve));
     const transaction = db.transaction().execute(async (trx) => {
       await sql`select 1`.execute(trx);
+      checkedOut();
       await paused;
       await sql`select 1`.execute(trx);
     });
-    await sleep(50);
-    await admin((client) =>
+    // Terminate only once the transaction holds its connection (a fixed sleep raced the connect).
+    await inTransaction;
+    const terminated = await admin((client) =>
       client.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [name]),
     );
+    expect(terminated.rowCount).toBe(1);
     // The server's FATAL message and the closed socket arrive while no query is running.
-    await sleep(100);
+    for (let i = 0; i < 250 && (await backends(name)) !== 0; i += 1) await sleep(20);
+    expect(await backends(name)).toBe(0);
+    await sleep(50);
     resume();
     const err = await failure(transaction);
     expect(isDatabaseUnavailable(err)).toBe(true);
@@ -271,7 +282,7 @@ describe('a server that stops answering (SIGSTOP)', () => {
     await watcher.connect();
     try {
       let left = -1;
-      for (let i = 0; i < 50 && left !== 0; i += 1) {
+      for (let i = 0; i < 250 && left !== 0; i += 1) {
         const { rows } = await watcher.query<{ n: string }>(
           'select count(*) as n from pg_stat_activity where application_name = $1',
           [name],

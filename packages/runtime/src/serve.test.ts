@@ -4,12 +4,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest, sqlitePathFor } from '@latchkey/db';
 import { createLogger } from '@latchkey/logging';
 import { healthEndpoints } from './http/health.ts';
 import { isDraining, serve, type RunningServer } from './serve.ts';
+
+/**
+ * Resolves once `server` has accepted `count` more connections. A connection accepted before
+ * close() is a busy one for Node (a request may be on its way); one still in the listen backlog
+ * is refused with the port. A fixed 50 ms pause raced the accept on a stalled machine (issue 13).
+ */
+function accepted(server: Server, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let left = count;
+    const onConnection = () => {
+      left -= 1;
+      if (left > 0) return;
+      server.off('connection', onConnection);
+      resolve();
+    };
+    server.on('connection', onConnection);
+  });
+}
 
 /** A request the handler holds until the test releases it. */
 interface Held {
@@ -133,6 +151,7 @@ describe('R-13 serve(): graceful stop', () => {
   it('R-13 a request still arriving when the drain begins is answered, marked draining, with Connection: close', async () => {
     const { handler } = heldServer();
     running = await serve(handler, 0, '127.0.0.1', { shutdownTimeoutMs: 5_000 });
+    const accepting = accepted(running.server, 1);
     const socket = connect(running.port, '127.0.0.1');
     let received = '';
     socket.on('data', (chunk) => (received += String(chunk)));
@@ -140,7 +159,7 @@ describe('R-13 serve(): graceful stop', () => {
     await new Promise((resolve) => socket.once('connect', resolve));
     // Half a request: the connection is busy, not idle, when the drain begins.
     socket.write('GET /now HTTP/1.1\r\nHost: x\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await accepting;
     const closing = running.close();
     expect(await tryConnect(running.port)).toBe('ECONNREFUSED');
     socket.write('\r\n');
@@ -183,6 +202,7 @@ describe('R-13 serve(): graceful stop', () => {
       expect(await get(running.port, '/readyz', agent)).toMatchObject({ status: 200 });
 
       // Two connections still receiving their request when the drain begins.
+      const accepting = accepted(running.server, 2);
       const probes = ['/readyz', '/healthz'].map((path) => {
         const socket = connect(running!.port, '127.0.0.1');
         let received = '';
@@ -191,7 +211,7 @@ describe('R-13 serve(): graceful stop', () => {
         socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n`);
         return { socket, ended };
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await accepting;
       const closing = running.close();
       for (const probe of probes) probe.socket.write('\r\n');
       const [ready, alive] = await Promise.all(probes.map((p) => p.ended));

@@ -9,6 +9,8 @@ import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from './read-body.ts'
 const LIMIT = 64;
 let server: Server;
 let port: number;
+/** Called when the server has parsed a request's headers, before the route reads its body. */
+let onRequest: (() => void) | undefined;
 
 async function route(req: IncomingMessage): Promise<string> {
   await Promise.resolve(); // the token check's awaits come first in the real route
@@ -20,6 +22,7 @@ async function route(req: IncomingMessage): Promise<string> {
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    onRequest?.();
     void route(req).then((answer) => res.writeHead(200, { 'content-length': Buffer.byteLength(answer) }).end(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,12 +33,21 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** Writes raw request bytes, pausing between parts, and returns the answers' bodies in order. */
+/**
+ * Writes raw request bytes and returns the answers' bodies in order. Parts after the first are
+ * written only once the server has parsed the first request's headers: a fixed pause let a
+ * stalled process read head and body in one go, and answer `buffered` (issue 13).
+ */
 async function exchange(parts: string[], answers: number): Promise<string[]> {
   const socket = connect(port, '127.0.0.1');
   let received = '';
   socket.on('data', (chunk) => (received += chunk));
-  for (const part of parts) {
+  const headersParsed = new Promise<void>((resolve) => (onRequest = resolve));
+  const [first, ...rest] = parts;
+  socket.write(first!);
+  if (rest.length > 0) await headersParsed;
+  onRequest = undefined;
+  for (const part of rest) {
     socket.write(part);
     await new Promise((resolve) => setTimeout(resolve, 30));
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAllTokens, revokeAccessToken, revokeClient, type User } from '@latchkey/core';
+import { authenticateAccessToken, revokeAccessToken, revokeClient, type User } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
@@ -168,10 +168,9 @@ describe('RFC 6749 §6 refresh token rotation', () => {
 
   it('RT-09 TK-RF-02 a refresh token after the user revoked the token in the UI is invalid_grant', async () => {
     const pair = await freshPair();
-    const summary = (await listAllTokens(system.db, system.clock, user.id)).find(
-      (token) => token.kind === 'oauth' && token.status === 'active' && token.last4 === pair.access_token.slice(-4),
-    )!;
-    await revokeAccessToken(system.db, system.clock, summary.id, user.id);
+    // The token itself, not a search by its last four characters (two tokens can share them).
+    const { tokenId } = await authenticateAccessToken(system.db, system.clock, pair.access_token);
+    await revokeAccessToken(system.db, system.clock, tokenId, user.id);
     await expectOAuthError(await refreshWith(system, app, pair.refresh_token), 400, 'invalid_grant');
   });
 
