@@ -12,7 +12,7 @@ import {
 import { startExampleApp, type ExampleApp } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
 import { closeDialog, createClient, revoke } from './support/portal.ts';
-import { freePort } from './support/system-env.ts';
+import { reservedPort } from './support/system-env.ts';
 
 test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and client revocation behave', async ({
   page,
@@ -23,7 +23,7 @@ test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and 
   const owner = newAccount('Olive Owner');
   const user = newAccount('Uma User');
   const clientName = 'Weather Widget';
-  const port = await freePort();
+  const port = await reservedPort();
 
   await signUpThroughPortal(page, owner);
   const client = await createClient(page, clientName, `http://localhost:${port}/callback`);

@@ -4,10 +4,17 @@
 // browser; a PAT (lkp_) or client secret (lks_) only in the one response that created it.
 import type { BrowserContext, Page, Response } from '@playwright/test';
 
-/** Any fragment of an OAuth access or refresh token: the prefix and at least a few characters. */
-const SESSION_TOKEN = /lk[or]_[0-9A-Za-z]{4,}/;
+/**
+ * Any fragment of an OAuth access or refresh token: the prefix and at least a few characters,
+ * not preceded by a base64url character. Inside a random base64url value (a session id, a
+ * CSRF token, a state) `lko_` followed by four letters turns up by chance about once in 10⁷
+ * characters: over every cookie and body of a run, enough to fail a run now and then with no
+ * token in sight (issue 13). A token sent anywhere starts after a quote, a space, `=`
+ * or `:`, and is still found.
+ */
+const SESSION_TOKEN = /(?<![0-9A-Za-z_-])lk[or]_[0-9A-Za-z]{4,}/;
 /** A PAT or client secret; allowed only in its creation response. */
-const SHOWN_ONCE = /lk[ps]_[0-9A-Za-z]{4,}/;
+const SHOWN_ONCE = /(?<![0-9A-Za-z_-])lk[ps]_[0-9A-Za-z]{4,}/;
 const CREATION = /\/bff\/api\/(tokens|clients)$/;
 
 export interface SeenResponse {

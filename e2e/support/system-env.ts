@@ -3,9 +3,9 @@
 // environment, which the workers inherit, so all agree on one system.
 // Setting E2E_PORTAL_URL, E2E_AUTH_URL and E2E_API_URL beforehand runs the suite against an
 // already running system instead (nothing is started or stopped then).
-import { freePort } from '../../test/support/loopback.ts';
+import { reservedPorts } from '../../test/support/loopback.ts';
 
-export { freePort };
+export { reservedPort } from '../../test/support/loopback.ts';
 
 export interface SystemUrls {
   portalUrl: string;
@@ -18,9 +18,8 @@ export const START_FLAG = 'E2E_START_SYSTEM';
 
 export async function prepareSystemEnv(): Promise<SystemUrls> {
   if (!process.env.E2E_PORTAL_URL) {
-    const ports = new Set<number>();
-    while (ports.size < 3) ports.add(await freePort());
-    const [portal, auth, api] = [...ports];
+    // Below the ephemeral range: no port-0 listener takes one before the servers bind it.
+    const [portal, auth, api] = await reservedPorts(3);
     process.env.E2E_PORTAL_URL = `http://localhost:${portal}`;
     process.env.E2E_AUTH_URL = `http://localhost:${auth}`;
     process.env.E2E_API_URL = `http://localhost:${api}`;

@@ -17,7 +17,7 @@ import {
 import { migrateToLatest, type Db } from '@latchkey/db';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { refusesConnections, slowPost } from './support/in-flight.ts';
-import { freePorts } from '../support/loopback.ts';
+import { reservedPorts } from '../support/loopback.ts';
 import { spawnServer, type ServerProcess } from './support/server-process.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 8_000;
@@ -97,7 +97,7 @@ describe('R-13 graceful shutdown of real server processes', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-r13-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const fixtures = await prepare(dataDir, WORKERS * PER_WORKER + 1);
-    const [authPort, apiPort] = await freePorts(2);
+    const [authPort, apiPort] = await reservedPorts(2);
     const authUrl = `http://127.0.0.1:${authPort}`;
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const env = {

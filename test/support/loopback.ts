@@ -1,6 +1,5 @@
-// Small helpers the test harness shares: free loopback ports (reservedPort for servers that
-// restart), servers on 127.0.0.1 port 0, closing them, and a logger whose JSON lines are
-// captured in an array.
+// Small helpers the test harness shares: reserved loopback ports, servers on 127.0.0.1 port 0,
+// closing them, and a logger whose JSON lines are captured in an array.
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
@@ -25,15 +24,6 @@ function closeQuietly(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-/** A loopback port nobody listens on right now (free a moment ago: the short gap before use is accepted). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.unref();
-  const port = await listenOnLoopback(server);
-  await closeQuietly(server);
-  return port;
-}
-
 /** The kernel's range for port-0 listeners and outgoing connections (Linux; else the IANA range). */
 function ephemeralRange(): [number, number] {
   try {
@@ -46,12 +36,13 @@ function ephemeralRange(): [number, number] {
 }
 
 /**
- * A free loopback port for a server the test will stop and start again on the same port
- * (redis-server, PostgreSQL). It lies below the kernel's ephemeral range, so while that server
- * is down no other test's port-0 listener and no outgoing connection can take the port. With
- * freePort() the port of a stopped Redis was one of ~28k ephemeral ports that every other
- * worker's servers draw from, so it could be answered by someone else's server before the
- * restart (issue 13). Free when probed; the caller still retries if its bind fails.
+ * A free loopback port below the kernel's ephemeral range, for a server the test stops and
+ * starts again on the same port (redis-server, PostgreSQL), one a child process binds later,
+ * or one that must stay closed. No port-0 listener and no outgoing connection ever gets such a
+ * port. One that port 0 gave out is among the ~28k ephemeral ports every other server of the
+ * run draws from: a stopped Redis's port could be answered by someone else's server before
+ * the restart, and a port probed free could be taken before the child bound it (issue 13).
+ * Free when probed; callers that bind it retry when two probes chose the same port.
  */
 export async function reservedPort(): Promise<number> {
   const [low] = ephemeralRange();
@@ -74,17 +65,13 @@ export async function reservedPort(): Promise<number> {
 }
 
 /**
- * `count` distinct free ports on 127.0.0.1. All are held open until every one is chosen, so the
- * kernel cannot hand the same port out twice; the small window between closing them and the
- * servers binding is accepted (the kernel picks ephemeral ports at random).
+ * `count` distinct reserved ports (see reservedPort): for servers a child process binds later,
+ * and for ports that must stay closed (connection refused) while the test runs.
  */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  try {
-    return await Promise.all(servers.map(listenOnLoopback));
-  } finally {
-    await Promise.all(servers.map(closeQuietly));
-  }
+export async function reservedPorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await reservedPort());
+  return [...ports];
 }
 
 /** Drops the open connections (keep-alive included), then closes the server. */

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken, randomBase62, TokenPrefix } from '@latchkey/credentials';
 import { createDatabase, type Db } from '@latchkey/db';
-import { freePorts } from '../../support/loopback.ts';
+import { reservedPorts } from '../../support/loopback.ts';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer.ts';
 import { REPO_ROOT, spawnServer, type ServerKind, type ServerProcess } from './server-process.ts';
 
@@ -80,7 +80,7 @@ function sharedEnvironment(options: ClusterOptions, authUrl: string, portalUrl: 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const counts = { auth: options.auth ?? 2, api: options.api ?? 2, portal: options.portal ?? 2 };
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-cluster-'));
-  const ports = await freePorts(counts.auth + counts.api + counts.portal);
+  const ports = await reservedPorts(counts.auth + counts.api + counts.portal);
   const authPorts = ports.slice(0, counts.auth);
   const apiPorts = ports.slice(counts.auth, counts.auth + counts.api);
   const portalPorts = ports.slice(counts.auth + counts.api);

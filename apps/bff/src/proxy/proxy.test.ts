@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../../../test/support/fixtures.ts';
+import { reservedPort } from '../../../../test/support/loopback.ts';
 import {
   PortalBrowser,
   startPortalSystem,
@@ -370,10 +371,8 @@ describe('proxy restrictions against a recording upstream (BBA "Proxy Restrictio
 
 describe('upstream down', () => {
   it('the API unreachable: 503 {"error":"upstream_unavailable"} with Retry-After; the session survives', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    // Reserved: the second BFF's own port-0 listener cannot land on it and answer (issue 13).
+    const deadUrl = `http://127.0.0.1:${await reservedPort()}`;
     const bff = await startSecondBff(system, {
       config: { ...system.config, api: { ...system.config.api, url: deadUrl } },
     });

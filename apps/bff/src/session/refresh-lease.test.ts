@@ -95,10 +95,11 @@ describe('a lease whose holder died', () => {
   it('BF-RT-01 Redis: the instances wait for the lease to expire by itself, then exactly one refreshes', async () => {
     const { user, browser, sid } = await signedIn(withRedis);
     const before = withRedis.countUpstream('/oauth/token', 'refresh_token');
-    // An instance took the lease and died before refreshing.
+    // An instance took the lease and died before refreshing. The clock starts before the SET:
+    // started after its reply, a pause between the two ate into the 600 ms (issue 13).
+    const started = performance.now();
     expect(await inspect.set(`lk:portal:lease:${leaseName(sid)}`, 'dead-instance', { PX: 600 })).toBe('OK');
     withRedis.system.clock.advance(TOKEN_TTL_MS);
-    const started = performance.now();
     const answers = await burst(withRedis, browser);
     expect(performance.now() - started).toBeGreaterThan(500);
     expect(answers.map((a) => a.status)).toEqual(Array<number>(CALLS).fill(200));

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import {
 } from '../../../../test/support/portal-system.ts';
 import { testEngine } from '../../../../test/support/test-database.ts';
 import { SESSION_TTL_MS } from './portal-session.ts';
+import { reservedPort } from '../../../../test/support/loopback.ts';
 import { alterChar } from '../../../../test/support/tamper.ts';
 
 let system: PortalSystem;
@@ -194,14 +194,6 @@ describe('sign-out', () => {
   });
 });
 
-/** A loopback port nobody listens on (probed, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * A session store that fails every query. SQLite: a file whose sessions table was never
@@ -212,7 +204,7 @@ async function brokenDatabase(): Promise<{ db: Db; remove(): void }> {
   const db =
     testEngine() === 'postgres'
       ? createDatabase({
-          url: `postgres://postgres@127.0.0.1:${await closedPort()}/latchkey`,
+          url: `postgres://postgres@127.0.0.1:${await reservedPort()}/latchkey`,
           poolMax: 2,
           timeoutMs: 1000,
         })

@@ -12,6 +12,8 @@ const TOAST_MS = 6000;
 let toasts: readonly Toast[] = [];
 let nextId = 1;
 const listeners = new Set<() => void>();
+/** The dismissal timer of each toast shown, cleared with it. */
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
 
 function emit(next: readonly Toast[]): void {
   toasts = next;
@@ -19,6 +21,10 @@ function emit(next: readonly Toast[]): void {
 }
 
 export function dismissToast(id: number): void {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  // Nothing to tell the listeners when the toast is already gone (dismissed, or cleared).
+  if (!toasts.some((toast) => toast.id === id)) return;
   emit(toasts.filter((toast) => toast.id !== id));
 }
 
@@ -27,7 +33,10 @@ export function showToast(toast: Omit<Toast, 'id'>): void {
   // The same message twice in a row (two failed refetches) is shown once.
   if (toasts.some((t) => t.message === toast.message)) return;
   emit([...toasts, { ...toast, id }]);
-  setTimeout(() => dismissToast(id), TOAST_MS);
+  timers.set(
+    id,
+    setTimeout(() => dismissToast(id), TOAST_MS),
+  );
 }
 
 export function subscribeToToasts(listener: () => void): () => void {
@@ -39,6 +48,9 @@ export function getToasts(): readonly Toast[] {
   return toasts;
 }
 
+/** Removes every toast and its timer: none fires later (into the next test, or the next page). */
 export function clearToasts(): void {
+  for (const timer of timers.values()) clearTimeout(timer);
+  timers.clear();
   emit([]);
 }

@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { clearToasts } from '../lib/toasts.ts';
 import { recordConsoleError, takeConsoleErrors } from './console-guard.ts';
@@ -6,6 +6,10 @@ import { resetMockDb } from './mocks/db.ts';
 import { server } from './mocks/server.ts';
 
 const unhandled: string[] = [];
+
+// Every route is lazy: the first findBy of a file also waits for the route module's import and
+// transform, which the 1 s default did not always cover on a busy two-core machine (issue 13).
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeAll(() => {
   server.listen({
