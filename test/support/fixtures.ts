@@ -20,12 +20,13 @@ export async function makeUser(system: TestSystem, name = 'Ada Lovelace'): Promi
 export async function makeClient(
   system: TestSystem,
   owner: User,
-  options: { redirectUri?: string; requirePkce?: boolean; name?: string } = {},
+  options: { redirectUri?: string; postLogoutRedirectUri?: string; requirePkce?: boolean; name?: string } = {},
 ): Promise<{ client: Client; clientSecret: string }> {
   return createClient(system.db, system.clock, {
     ownerId: owner.id,
     name: options.name ?? 'Example App',
     redirectUri: options.redirectUri ?? 'https://client.example/cb',
+    postLogoutRedirectUri: options.postLogoutRedirectUri,
     requirePkce: options.requirePkce ?? false,
   });
 }

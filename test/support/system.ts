@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig, type Config } from '@latchkey/config';
-import { ensureFirstPartyClient, ManualClock } from '@latchkey/core';
+import { ManualClock, provisionPortalClient } from '@latchkey/core';
 import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@latchkey/db';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { createApiApp } from '../../apps/api/src/app.ts';
@@ -59,12 +59,7 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
   const db = createDatabase(databaseOptionsFor(config));
   await migrateToLatest(db);
   const clock = new ManualClock(Date.now());
-  await ensureFirstPartyClient(db, clock, {
-    id: config.portal.clientId,
-    secret: config.portal.clientSecret,
-    name: 'Latchkey developer portal',
-    redirectUri: config.portal.redirectUri,
-  });
+  await provisionPortalClient(db, clock, config);
   const logs: string[] = [];
   const logger = captureLogger(logs);
   authServer.on('request', createAuthApp({ config, db, clock, logger }));

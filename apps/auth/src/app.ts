@@ -4,6 +4,7 @@ import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
 import { authorizeRouter } from './endpoints/authorize/authorize.router.ts';
 import { discoveryRouter } from './endpoints/discovery/discovery.router.ts';
+import { logoutRouter } from './endpoints/logout/logout.router.ts';
 import { revokeRouter } from './endpoints/revoke/revoke.router.ts';
 import { tokenRouter } from './endpoints/token/token.router.ts';
 import { assetsRouter } from './http/assets.router.ts';
@@ -41,6 +42,7 @@ export function createAuthApp(given: AuthDeps): express.Express {
   // Browser pages: sessions in the database, loaded only on these routes.
   const session = sessionMiddleware(deps);
   app.use(authorizeRouter(deps, session));
+  app.use(logoutRouter(deps, session));
   app.use(consentRouter(deps, session));
   app.use(signInRouter(deps, session));
   app.use(signUpRouter(deps, session));

@@ -73,6 +73,8 @@ export interface Config {
     readonly clientId: string;
     readonly clientSecret: string;
     readonly redirectUri: string;
+    /** Where the end-session endpoint sends the browser after the portal's sign-out. */
+    readonly postLogoutRedirectUri: string;
   };
   readonly sessionSecret: string;
   /** Lifetime of PATs and OAuth access tokens (DESIGN.md §1: one year by default). */
@@ -177,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: e.PORTAL_CLIENT_ID ?? local!.portalClientId,
       clientSecret: e.PORTAL_CLIENT_SECRET ?? local!.portalClientSecret,
       redirectUri: `${portalUrl}/bff/callback`,
+      postLogoutRedirectUri: `${portalUrl}/signed-out`,
     }),
     sessionSecret: e.SESSION_SECRET ?? local!.sessionSecret,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,

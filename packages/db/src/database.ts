@@ -18,6 +18,8 @@ export interface ClientsTable {
   owner_id: string | null;
   name: string;
   redirect_uri: string;
+  /** The one post-logout redirect URL the client registered (RP-Initiated Logout), if any. */
+  post_logout_redirect_uri: string | null;
   secret_hash: string;
   secret_last4: string;
   first_party: number;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as createSchema from './migrations/2026_11_22_000000_create_schema.ts';
 import * as createLocks from './migrations/2026_11_23_000000_create_locks.ts';
+import * as addPostLogoutRedirectUri from './migrations/2026_11_24_000000_add_post_logout_redirect_uri.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -10,6 +11,7 @@ import * as createLocks from './migrations/2026_11_23_000000_create_locks.ts';
 const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_schema': createSchema,
   '2026_11_23_000000_create_locks': createLocks,
+  '2026_11_24_000000_add_post_logout_redirect_uri': addPostLogoutRedirectUri,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,8 @@ export interface Client {
   ownerId: string | null;
   name: string;
   redirectUri: string;
+  /** Where /oauth/logout may send the browser back to; null: never redirects for this client. */
+  postLogoutRedirectUri: string | null;
   secretLast4: string;
   firstParty: boolean;
   requirePkce: boolean;
@@ -18,6 +20,7 @@ export function clientRowToClient(row: ClientsTable): Client {
     ownerId: row.owner_id,
     name: row.name,
     redirectUri: row.redirect_uri,
+    postLogoutRedirectUri: row.post_logout_redirect_uri,
     secretLast4: row.secret_last4,
     firstParty: Number(row.first_party) === 1,
     requirePkce: Number(row.require_pkce) === 1,

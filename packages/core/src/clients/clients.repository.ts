@@ -31,10 +31,10 @@ export async function markClientRevoked(db: Executor, id: string, at: number): P
  * instances starting together on an empty database cannot race on the insert.
  */
 export async function upsertProvisionedClient(db: Executor, row: ClientsTable): Promise<void> {
-  const { name, redirect_uri, secret_hash, secret_last4 } = row;
+  const { name, redirect_uri, post_logout_redirect_uri, secret_hash, secret_last4 } = row;
   await db
     .insertInto('clients')
     .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name, redirect_uri, secret_hash, secret_last4 }))
+    .onConflict((oc) => oc.column('id').doUpdateSet({ name, redirect_uri, post_logout_redirect_uri, secret_hash, secret_last4 }))
     .execute();
 }

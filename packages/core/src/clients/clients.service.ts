@@ -18,6 +18,8 @@ export interface NewClient {
   ownerId: string;
   name: string;
   redirectUri: string;
+  /** Optional; validated like the redirect URL (absolute, https or loopback http, no fragment). */
+  postLogoutRedirectUri?: string | undefined;
   requirePkce?: boolean;
 }
 
@@ -33,12 +35,16 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     throw new ValidationFailed('name', 'Enter a client name of 1 to 100 characters.');
   }
   const redirectUri = validateRedirectUriForRegistration(input.redirectUri.trim());
+  const postLogout = input.postLogoutRedirectUri?.trim() ? input.postLogoutRedirectUri.trim() : undefined;
+  const postLogoutRedirectUri =
+    postLogout === undefined ? null : validateRedirectUriForRegistration(postLogout, 'post_logout_redirect_uri');
   const clientSecret = generateToken(TokenPrefix.clientSecret);
   const row = {
     id: newId(IdPrefix.client),
     owner_id: input.ownerId,
     name,
     redirect_uri: redirectUri,
+    post_logout_redirect_uri: postLogoutRedirectUri,
     secret_hash: digest(clientSecret),
     secret_last4: lastFour(clientSecret),
     first_party: 0,
@@ -99,6 +105,7 @@ export interface FirstPartyClient {
   secret: string;
   name: string;
   redirectUri: string;
+  postLogoutRedirectUri: string;
 }
 
 /**
@@ -109,6 +116,7 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
   const values = {
     name: spec.name,
     redirect_uri: spec.redirectUri,
+    post_logout_redirect_uri: spec.postLogoutRedirectUri,
     secret_hash: digest(spec.secret),
     secret_last4: lastFour(spec.secret),
   };

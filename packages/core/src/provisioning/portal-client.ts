@@ -12,5 +12,6 @@ export async function provisionPortalClient(db: Db, clock: Clock, config: Config
     secret: config.portal.clientSecret,
     name: PORTAL_CLIENT_NAME,
     redirectUri: config.portal.redirectUri,
+    postLogoutRedirectUri: config.portal.postLogoutRedirectUri,
   });
 }

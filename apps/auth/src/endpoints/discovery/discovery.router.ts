@@ -11,6 +11,8 @@ export function authorizationServerMetadata(issuer: string) {
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
+    // OpenID RP-Initiated Logout 1.0 §2.1: where a client sends the browser to sign out.
+    end_session_endpoint: `${issuer}/oauth/logout`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -33,7 +33,7 @@ describe('RFC 8414 authorization server metadata', () => {
     expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
   });
 
-  it('advertises only what exists: code flow, the two grants, post and basic client auth, iss on responses', () => {
+  it('advertises only what exists: code flow, the two grants, post and basic client auth, iss on responses, end session', () => {
     expect(metadata).toMatchObject({
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
@@ -48,6 +48,7 @@ describe('RFC 8414 authorization server metadata', () => {
         'authorization_endpoint',
         'token_endpoint',
         'revocation_endpoint',
+        'end_session_endpoint',
         'response_types_supported',
         'response_modes_supported',
         'grant_types_supported',

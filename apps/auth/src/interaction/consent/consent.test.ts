@@ -73,6 +73,7 @@ describe('DESIGN.md §4 consent page', () => {
       secret: 'unused-secret',
       name: 'Ownerless Tool',
       redirectUri: REDIRECT_URI,
+      postLogoutRedirectUri: REDIRECT_URI,
     });
     // A provisioned client that is not first-party, so that consent is asked.
     await system.db

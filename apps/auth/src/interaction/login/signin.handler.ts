@@ -3,9 +3,9 @@ import { authenticateUser, findActiveClient, InvalidCredentials, type User } fro
 import type { AuthDeps } from '../../deps.ts';
 import { assertSessionCsrf, csrfTokenFor } from '../../http/csrf.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
-import { destroySession, sessionCookieName } from '../../http/session.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
+import { endBrowserSession } from '../end-session.ts';
 import { establishSession } from '../establish-session.ts';
 import { continuePath } from '../interaction-links.ts';
 import { findPendingAuthorization, type PendingAuthorization } from '../pending-authorization.ts';
@@ -84,14 +84,7 @@ export function signInHandlers(deps: AuthDeps) {
 
     async signOut(req: Request, res: Response): Promise<void> {
       assertSessionCsrf(req);
-      await destroySession(req);
-      const https = deps.config.auth.url.startsWith('https://');
-      res.clearCookie(sessionCookieName(deps.config.auth.url), {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: https,
-      });
+      await endBrowserSession(deps, req, res);
       res.redirect(303, '/signin');
     },
   };
