@@ -61,7 +61,8 @@ export function createBffApp(given: BffDeps): RequestListener {
   app.use(healthEndpoints(deps));
   app.use('/bff', noStore);
   app.use(oidcRouter({ config, clock, logger, client, transactions, tokens, upstream, session, portalOrigin }));
-  app.use(sessionRouter({ logger, sessions, tokens, client, portalRequest }));
+  const signedOutUrl = config.portal.postLogoutRedirectUri;
+  app.use(sessionRouter({ logger, sessions, tokens, client, portalRequest, signedOutUrl }));
   app.use(accountProxyRouter({ config, tokens, upstream, session, portalRequest }));
   app.use(graphqlProxyRouter({ config, tokens, upstream, session, portalRequest }));
   app.use('/bff', notFound);

@@ -24,6 +24,11 @@ export interface PortalOidcClient {
   refresh(refreshToken: string): Promise<IssuedTokens>;
   /** RFC 7009. Revoking the refresh token revokes the whole grant (D-5). */
   revoke(refreshToken: string): Promise<void>;
+  /**
+   * The authorization server's end-session endpoint (RP-Initiated Logout 1.0 §2) for the
+   * portal: its client_id and registered post-logout URL (PORTAL_URL/signed-out).
+   */
+  endSessionUrl(): Promise<URL>;
 }
 
 /** RFC 6749 §5.2: an error code is 1*NQSCHAR; anything else is not an OAuth answer. */
@@ -116,6 +121,11 @@ export function createOidcClient(deps: BffDeps): PortalOidcClient {
       await oidc
         .tokenRevocation(await configuration(), refreshToken, { token_type_hint: 'refresh_token' })
         .catch(rethrow);
+    },
+    async endSessionUrl() {
+      return oidc.buildEndSessionUrl(await configuration(), {
+        post_logout_redirect_uri: config.portal.postLogoutRedirectUri,
+      });
     },
   };
 }

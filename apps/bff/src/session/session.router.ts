@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '@latchkey/logging';
 import { MethodNotAllowed } from '../http/bff.errors.ts';
+import { redirectTo } from '../http/redirect.ts';
 import type { PortalOidcClient } from '../oidc/oidc-client.ts';
 import { destroySession, type PortalSessions } from './portal-session.ts';
 import { signInOf, type SessionTokens } from './session-tokens.ts';
@@ -12,6 +13,8 @@ export interface SessionRouterDeps {
   client: PortalOidcClient;
   /** CSRF and provenance checks (http/portal-request.middleware.ts). */
   portalRequest: RequestHandler[];
+  /** PORTAL_URL/signed-out: where the browser lands when the end-session URL cannot be built. */
+  signedOutUrl: string;
 }
 
 function allowOnly(allow: string): RequestHandler {
@@ -51,6 +54,28 @@ function signOut(deps: SessionRouterDeps): RequestHandler {
   };
 }
 
+/**
+ * GET /bff/end-session (issue 14, SO-06): Sign out's second half, a top-level navigation the
+ * SPA makes after POST /bff/logout. The authorization server's own sign-in lives in its own
+ * cookie, which only a navigation to it can end: this sends the browser to its end-session
+ * endpoint with the portal's client_id and registered post-logout URL, and the server sends
+ * it on to /signed-out. A GET that touches no session: a link to it from anywhere can do no
+ * more than the end-session endpoint itself allows. If the server's metadata cannot be read
+ * (it is down), the browser goes straight to /signed-out; the portal session is gone anyway.
+ */
+function endSession(deps: SessionRouterDeps): RequestHandler {
+  return async (_req, res) => {
+    const url = await deps.client.endSessionUrl().catch((err: unknown) => {
+      deps.logger.warn(
+        { reason: err instanceof Error ? err.name : 'unknown' },
+        'sign-out could not reach the end-session endpoint',
+      );
+      return new URL(deps.signedOutUrl);
+    });
+    redirectTo(res, url.href);
+  };
+}
+
 export function sessionRouter(deps: SessionRouterDeps): Router {
   const router = Router();
   const { middleware: session } = deps.sessions;
@@ -59,5 +84,7 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
   // BF-LO-01: a GET (a link, an <img>) never signs anyone out; no session is even loaded.
   router.post('/bff/logout', ...deps.portalRequest, session, signOut(deps));
   router.all('/bff/logout', allowOnly('POST'));
+  router.get('/bff/end-session', endSession(deps));
+  router.all('/bff/end-session', allowOnly('GET, HEAD'));
   return router;
 }

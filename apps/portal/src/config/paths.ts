@@ -13,6 +13,8 @@ export const paths = {
 export const bff = {
   session: '/bff/session',
   logout: '/bff/logout',
+  /** A navigation, not a fetch: on to the authorization server's end-session endpoint. */
+  endSession: '/bff/end-session',
   graphql: '/bff/graphql',
   clients: '/bff/api/clients',
   revokeClient: (id: string) => `/bff/api/clients/${encodeURIComponent(id)}/revoke`,

@@ -49,20 +49,25 @@ describe('portal frame', () => {
     expect(screen.getByRole('navigation', { name: 'Portal' })).toBeTruthy();
   });
 
-  it('signs out with a POST carrying the portal header, then shows the signed-out page', async () => {
-    const { user, queryClient } = renderApp('/clients');
+  it('signs out with a POST carrying the portal header, then goes on to the authorization server’s end-session endpoint (SO-06)', async () => {
+    const { user } = renderApp('/clients');
     await screen.findByText('Ada Lovelace');
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'You have signed out' })).toBeTruthy();
-    expect(window.location.pathname).toBe('/signed-out');
+    await waitFor(() => expect(window.location.assign).toHaveBeenCalledWith('/bff/end-session'));
     const logout = db.requests.find((r) => r.path === '/bff/logout')!;
     expect(logout.method).toBe('POST');
     expect(logout.headers.get('X-Latchkey-Portal')).toBe('1');
+    // The POST came first: the portal session is gone before the browser leaves.
+    expect(db.signedIn).toBe(false);
+  });
+
+  it('the signed-out page (where the end-session endpoint sends the browser) offers a sign-in that asks for the password', async () => {
+    const { queryClient } = renderApp('/signed-out');
+    expect(await screen.findByRole('heading', { level: 1, name: 'You have signed out' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe(
       '/bff/login?returnTo=%2Fclients&prompt=login',
     );
-    // The signed-out page forgets the account's data in an effect after it renders.
     await waitFor(() => expect(queryClient.getQueryCache().getAll()).toHaveLength(0));
     expect(window.location.assign).not.toHaveBeenCalled();
   });

@@ -1,5 +1,5 @@
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
-import { paths } from '../../config/paths.ts';
+import { Link, NavLink, Outlet } from 'react-router';
+import { bff, paths } from '../../config/paths.ts';
 import { UserMenu } from '../../features/session/components/user-menu.tsx';
 import styles from './app-layout.module.css';
 
@@ -11,11 +11,11 @@ const NAVIGATION = [
 
 /** The signed-in frame: brand, navigation, the user's name and Sign out, then the page. */
 export function AppLayout() {
-  const navigate = useNavigate();
-
-  async function afterSignOut(): Promise<void> {
-    // The signed-out page drops the cached account data once this frame has unmounted.
-    await navigate(paths.signedOut.href(), { replace: true });
+  function afterSignOut(): void {
+    // The portal session is gone; the authorization server's own sign-in is ended by a
+    // navigation to its end-session endpoint, which sends the browser back to /signed-out.
+    // A full page load, so nothing of this page's memory (the query cache) survives either.
+    window.location.assign(bff.endSession);
   }
 
   return (
