@@ -1,8 +1,30 @@
-// Journey 5: Sign out ends the portal session everywhere (SECURITY.md BF-LO-03): the portal
-// shows sign-in again, the browser's cookie is gone, and the old cookie replayed gets 401 on
-// every BFF endpoint, also after the user has signed in again.
-import { expectPortal, newAccount, signInWith, signUpThroughPortal } from './support/accounts.ts';
+// Journey 5: Sign out signs out (SECURITY.md BF-LO-03, issue 14 SO-07): the portal session and
+// the authorization server's own sign-in both end, so nothing the person at this browser does
+// next (Back, reload, the portal's URL, a third-party app's sign-in link) gets in without the
+// password; the cookie is gone, and the old session cookie replayed gets 401 everywhere.
+import type { Page } from '@playwright/test';
+import {
+  expectPortal,
+  expectSignInPage,
+  newAccount,
+  signInWith,
+  signUpThroughPortal,
+} from './support/accounts.ts';
+import { startExampleApp, type ExampleApp } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
+import { closeDialog, createClient } from './support/portal.ts';
+import { reservedPort } from './support/system-env.ts';
+
+/** Sign out from the portal's header: the POST, then the end-session round trip to /signed-out. */
+async function signOut(page: Page): Promise<void> {
+  const [logout] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/bff/logout'),
+    page.getByRole('button', { name: 'Sign out' }).click(),
+  ]);
+  expect(logout.status()).toBe(204);
+  await expect(page.getByRole('heading', { level: 1, name: 'You have signed out' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/signed-out');
+}
 
 test('BF-LO-03 sign out and be signed out everywhere; the old session cookie replayed gets 401', async ({
   page,
@@ -17,21 +39,12 @@ test('BF-LO-03 sign out and be signed out everywhere; the old session cookie rep
   expect(session!.httpOnly).toBe(true);
   expect(session!.sameSite).toBe('Strict');
 
-  const [logout] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/bff/logout'),
-    page.getByRole('button', { name: 'Sign out' }).click(),
-  ]);
-  expect(logout.status()).toBe(204);
+  await signOut(page);
 
-  await test.step('the portal shows sign-in again and the cookie is gone', async () => {
+  await test.step('the cookies of both servers are gone', async () => {
     await expect(page.getByRole('navigation').getByRole('link', { name: 'API clients' })).toHaveCount(0);
-    await expect(
-      page
-        .getByRole('link', { name: 'Sign in' })
-        .or(page.getByRole('button', { name: 'Sign in' }))
-        .first(),
-    ).toBeVisible();
     expect((await context.cookies(urls.portalUrl)).map((c) => c.name)).not.toContain(session!.name);
+    expect((await context.cookies(urls.authUrl)).map((c) => c.name)).not.toContain('lk_auth_sid');
   });
 
   await test.step('the old session cookie replayed gets 401 on every BFF endpoint', async () => {
@@ -51,14 +64,9 @@ test('BF-LO-03 sign out and be signed out everywhere; the old session cookie rep
     await replay.dispose();
   });
 
-  await test.step('signing in again starts a new session; the old cookie stays dead', async () => {
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    // The authorization server may still know the browser (its own session) and send it
-    // straight back; otherwise it asks for the password.
-    await expect(
-      page.getByRole('button', { name: 'Sign out' }).or(page.getByLabel('Password', { exact: true })),
-    ).toBeVisible();
-    if (await page.getByLabel('Password', { exact: true }).isVisible()) await signInWith(page, account);
+  await test.step('Sign in again asks for the password and starts a new session; the old cookie stays dead', async () => {
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await signInWith(page, account);
     await expectPortal(page);
     const fresh = (await context.cookies(urls.portalUrl)).find((c) => c.name === session!.name);
     expect(fresh?.value).toBeDefined();
@@ -68,4 +76,68 @@ test('BF-LO-03 sign out and be signed out everywhere; the old session cookie rep
     expect(answer.status()).toBe(401);
     await replay.dispose();
   });
+});
+
+test('SO-07 sign out, then Back: the password page, not the portal', async ({ page }) => {
+  const account = newAccount('Dorothy Vaughan');
+  await signUpThroughPortal(page, account);
+  await page.getByRole('navigation').first().getByRole('link', { name: 'API tokens', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'API tokens' })).toBeVisible();
+  await signOut(page);
+  await page.goBack();
+  await expectSignInPage(page);
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+});
+
+test('SO-07 sign out, then reload: still signed out, and the portal asks for the password', async ({ page }) => {
+  const account = newAccount('Christine Darden');
+  await signUpThroughPortal(page, account);
+  await signOut(page);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'You have signed out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+  expect((await page.request.get('/bff/session')).status()).toBe(401);
+});
+
+test('SO-07 sign out, then the portal’s URL: the password page', async ({ page }) => {
+  const account = newAccount('Annie Easley');
+  await signUpThroughPortal(page, account);
+  await signOut(page);
+  await page.goto('/');
+  await expectSignInPage(page);
+  await signInWith(page, account);
+  await expectPortal(page);
+});
+
+test('SO-07 sign out, then a third-party app’s sign-in link: the password page', async ({ page, urls }) => {
+  test.setTimeout(120_000);
+  const account = newAccount('Gladys West');
+  await signUpThroughPortal(page, account);
+  const port = await reservedPort();
+  const client = await createClient(page, 'Star Charts', `http://localhost:${port}/callback`);
+  await closeDialog(page);
+  let app: ExampleApp | undefined;
+  try {
+    app = await startExampleApp({
+      issuer: urls.authUrl,
+      apiUrl: urls.apiUrl,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      port,
+    });
+    // Signed in to the app through Latchkey, without a password: the server's session did it.
+    await page.goto(`${app.url}/login`);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await expect(page.getByText(`Signed in as ${account.name}`)).toBeVisible();
+
+    await page.goto('/');
+    await expectPortal(page);
+    await signOut(page);
+
+    await page.goto(`${app.url}/login`);
+    await expectSignInPage(page);
+    await expect(page.getByText('Star Charts').first()).toBeVisible();
+  } finally {
+    await app?.stop();
+  }
 });
