@@ -4,12 +4,14 @@
 // password; the cookie is gone, and the old session cookie replayed gets 401 everywhere.
 import type { Page } from '@playwright/test';
 import {
+  createAccountFromSignIn,
   expectPortal,
   expectSignInPage,
   newAccount,
   signInWith,
   signUpThroughPortal,
 } from './support/accounts.ts';
+import { runStarterQuery } from './support/explorer.ts';
 import { startExampleApp, type ExampleApp } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
 import { closeDialog, createClient } from './support/portal.ts';
@@ -140,4 +142,60 @@ test('SO-07 sign out, then a third-party app’s sign-in link: the password page
   } finally {
     await app?.stop();
   }
+});
+
+/** Everything script can read of this origin's Web Storage, as one string. */
+async function webStorage(page: Page): Promise<string> {
+  return page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+}
+
+test('SO-08 sign in as A, use the Explorer, sign out, sign in as B: none of A’s queries, tabs or history are there', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const a = newAccount('Ada Explorer');
+  const b = newAccount('Bob Nextuser');
+  const marker = `private-query-of-ada-${Date.now().toString(36)}`;
+  await signUpThroughPortal(page, a);
+
+  await test.step('A writes and runs a query of their own', async () => {
+    await runStarterQuery(page, a.name);
+    const editor = page.locator('.graphiql-query-editor');
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+Home');
+    await page.keyboard.type(`# ${marker}`);
+    await page.keyboard.press('Enter');
+    await expect(editor).toContainText(marker);
+    await page.getByRole('button', { name: /execute query/i }).click();
+    await expect(page.locator('.graphiql-response')).toContainText(a.name);
+    // The test can see what it looks for: A's query is kept in the browser while A is signed in.
+    await expect.poll(() => webStorage(page)).toContain(marker);
+  });
+
+  await test.step('A signs out: nothing of A’s Explorer is left in the browser', async () => {
+    await signOut(page);
+    expect(await webStorage(page)).not.toContain(marker);
+    // Nor anywhere else script can reach: IndexedDB, Cache Storage, cookies without HttpOnly.
+    expect(
+      // A string: the browser's globals (indexedDB, caches) are not in the test's Node types.
+      await page.evaluate(`(async () => ({
+        indexedDb: (await indexedDB.databases()).map((d) => d.name),
+        caches: await caches.keys(),
+        cookies: document.cookie,
+      }))()`),
+    ).toEqual({ indexedDb: [], caches: [], cookies: '' });
+  });
+
+  await test.step('B signs in at the same browser and opens the Explorer: the starter query, no tabs or history of A', async () => {
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await createAccountFromSignIn(page, b);
+    await expectPortal(page);
+    await runStarterQuery(page, b.name);
+    await expect(page.locator('.graphiql-query-editor')).not.toContainText(marker);
+    await expect(page.locator('.graphiql-tabs')).not.toContainText(marker);
+    await page.getByRole('button', { name: /show history/i }).click();
+    await expect(page.locator('.graphiql-history')).toBeVisible();
+    await expect(page.locator('.graphiql-history')).not.toContainText(marker);
+    expect(await webStorage(page)).not.toContain(marker);
+  });
 });

@@ -33,6 +33,8 @@ afterEach(() => {
   server.resetHandlers();
   resetMockDb();
   clearToasts();
+  window.localStorage.clear();
+  window.sessionStorage.clear();
   vi.restoreAllMocks();
   expect(takeConsoleErrors(), 'unexpected console.error').toEqual([]);
   expect(unhandled.splice(0), 'requests with no MSW handler').toEqual([]);

@@ -50,11 +50,16 @@ describe('portal frame', () => {
   });
 
   it('signs out with a POST carrying the portal header, then goes on to the authorization server’s end-session endpoint (SO-06)', async () => {
+    window.localStorage.setItem(`latchkey:explorer:${db.user.id}:graphiql:query`, '{ secretOfAda }');
+    window.localStorage.setItem('graphiql:tabState', '{}');
+    window.localStorage.setItem('unrelated', 'kept');
     const { user } = renderApp('/clients');
     await screen.findByText('Ada Lovelace');
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
 
     await waitFor(() => expect(window.location.assign).toHaveBeenCalledWith('/bff/end-session'));
+    // SO-08: the Explorer's query, tabs and history of this user are gone; other data stays.
+    expect(Object.keys(window.localStorage)).toEqual(['unrelated']);
     const logout = db.requests.find((r) => r.path === '/bff/logout')!;
     expect(logout.method).toBe('POST');
     expect(logout.headers.get('X-Latchkey-Portal')).toBe('1');

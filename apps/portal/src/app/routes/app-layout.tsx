@@ -1,5 +1,6 @@
 import { Link, NavLink, Outlet } from 'react-router';
 import { bff, paths } from '../../config/paths.ts';
+import { forgetExplorerData } from '../../features/graphiql/api/explorer-storage.ts';
 import { UserMenu } from '../../features/session/components/user-menu.tsx';
 import styles from './app-layout.module.css';
 
@@ -12,6 +13,8 @@ const NAVIGATION = [
 /** The signed-in frame: brand, navigation, the user's name and Sign out, then the page. */
 export function AppLayout() {
   function afterSignOut(): void {
+    // Nothing of this user's Explorer (query, tabs, history) stays for the next person (SO-08).
+    forgetExplorerData();
     // The portal session is gone; the authorization server's own sign-in is ended by a
     // navigation to its end-session endpoint, which sends the browser back to /signed-out.
     // A full page load, so nothing of this page's memory (the query cache) survives either.

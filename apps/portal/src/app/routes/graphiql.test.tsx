@@ -1,18 +1,20 @@
 import { within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { db } from '../../testing/mocks/db.ts';
 import { renderApp, screen } from '../../testing/test-utils.tsx';
 
 // GraphiQL needs Monaco and web workers, which happy-dom does not run; the browser tests
 // (e2e/) run the real editor. Here: the lazy route, its frame, and what it renders.
 vi.mock('../../features/graphiql/components/explorer.tsx', () => ({
-  Explorer: () => <p>GraphiQL editor</p>,
+  Explorer: ({ userId }: { userId: string }) => <p>GraphiQL editor for {userId}</p>,
 }));
 
 describe('Explorer page', () => {
   it('loads the Explorer lazily inside the portal frame', async () => {
     renderApp('/explorer');
     expect(await screen.findByRole('heading', { level: 1, name: 'Explorer' })).toBeTruthy();
-    expect(await screen.findByText('GraphiQL editor')).toBeTruthy();
+    // SO-08: the Explorer is given the signed-in user, whose storage it keeps apart.
+    expect(await screen.findByText(`GraphiQL editor for ${db.user.id}`)).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Portal' });
     expect(within(nav).getByRole('link', { name: 'Explorer' }).getAttribute('aria-current')).toBe('page');
   });

@@ -6,6 +6,8 @@ import '@graphiql/plugin-doc-explorer/style.css';
 import '@graphiql/plugin-history/style.css';
 import 'graphiql/graphiql.css';
 import { GraphiQL } from 'graphiql';
+import { useMemo } from 'react';
+import { explorerStorage } from '../api/explorer-storage.ts';
 import { graphqlFetcher } from '../api/graphql-fetcher.ts';
 import styles from './explorer.module.css';
 
@@ -18,13 +20,23 @@ export const STARTER_QUERY = `{
 `;
 
 /**
- * GraphiQL against the portal's /bff/graphql. The request headers editor is off: the session
- * authenticates every request, and a token pasted there would be kept in the browser.
+ * GraphiQL against the portal's /bff/graphql, for the signed-in user `userId`: its query, tabs
+ * and history are stored for that user only and forgotten on sign-out (SO-08). The request
+ * headers editor is off: the session authenticates every request, and a token pasted there
+ * would be kept in the browser.
  */
-export function Explorer() {
+export function Explorer({ userId }: { userId: string }) {
+  const storage = useMemo(() => explorerStorage(userId), [userId]);
   return (
     <div className={styles.explorer}>
-      <GraphiQL fetcher={graphqlFetcher} defaultQuery={STARTER_QUERY} isHeadersEditorEnabled={false} shouldPersistHeaders={false} />
+      <GraphiQL
+        key={userId}
+        fetcher={graphqlFetcher}
+        storage={storage}
+        defaultQuery={STARTER_QUERY}
+        isHeadersEditorEnabled={false}
+        shouldPersistHeaders={false}
+      />
     </div>
   );
 }
