@@ -24,6 +24,23 @@ afterAll(() => {
 });
 
 describe('admin CLI: client commands', () => {
+  it('client create --post-logout-redirect-uri registers where /oauth/logout may send the browser (SO-01)', async () => {
+    const run = await cli([
+      'client',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'Signs out',
+      '--redirect-uri',
+      'https://bye.example/cb',
+      '--post-logout-redirect-uri',
+      'https://bye.example/signed-out',
+    ]);
+    expectSuccess(run);
+    expect(run.json).toMatchObject({ post_logout_redirect_uri: 'https://bye.example/signed-out' });
+  });
+
   it('client create prints client_id and client_secret once; the database holds only a digest of the secret', async () => {
     const run = await cli([
       'client',
@@ -43,6 +60,7 @@ describe('admin CLI: client commands', () => {
       name: 'Weather',
       owner_email: OWNER,
       redirect_uri: 'https://weather.example/cb',
+      post_logout_redirect_uri: null,
       require_pkce: false,
       first_party: false,
       status: 'active',

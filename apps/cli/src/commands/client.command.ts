@@ -5,7 +5,8 @@ import { UsageError } from '../usage-error.ts';
 import { requireOwner } from '../require-owner.ts';
 
 export const CLIENT_USAGE = {
-  create: 'client create --owner <email> --name <name> --redirect-uri <url> [--require-pkce]',
+  create:
+    'client create --owner <email> --name <name> --redirect-uri <url> [--post-logout-redirect-uri <url>] [--require-pkce]',
   list: 'client list [--owner <email>]',
   revoke: 'client revoke <client_id>',
 } as const;
@@ -20,6 +21,7 @@ function presentClient(client: Client, ownerEmail: string | null) {
     owner_id: client.ownerId,
     owner_email: ownerEmail,
     redirect_uri: client.redirectUri,
+    post_logout_redirect_uri: client.postLogoutRedirectUri,
     secret_last4: client.secretLast4,
     first_party: client.firstParty,
     require_pkce: client.requirePkce,
@@ -42,6 +44,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
           owner: { type: 'string' },
           name: { type: 'string' },
           'redirect-uri': { type: 'string' },
+          'post-logout-redirect-uri': { type: 'string' },
           'require-pkce': { type: 'boolean' },
         },
         CLIENT_USAGE.create,
@@ -49,6 +52,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
       const ownerEmail = requireOption(parsed, 'owner', CLIENT_USAGE.create);
       const name = requireOption(parsed, 'name', CLIENT_USAGE.create);
       const redirectUri = requireOption(parsed, 'redirect-uri', CLIENT_USAGE.create);
+      const postLogoutRedirectUri = optionalOption(parsed, 'post-logout-redirect-uri');
       const requirePkce = parsed.values['require-pkce'] === true;
       return {
         // The secret is printed once here; only its SHA-256 digest is stored (CA-08, TS-01).
@@ -58,6 +62,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
             ownerId: owner.id,
             name,
             redirectUri,
+            postLogoutRedirectUri,
             requirePkce,
           });
           const { client_id: clientId, ...rest } = presentClient(created.client, owner.email);

@@ -6,6 +6,7 @@ export interface ClientJson {
   client_id: string;
   name: string;
   redirect_uri: string;
+  post_logout_redirect_uri: string | null;
   created_at: string;
   status: 'active' | 'revoked';
   revoked_at: string | null;
@@ -19,6 +20,7 @@ export function presentClient(client: Client): ClientJson {
     client_id: client.id,
     name: client.name,
     redirect_uri: client.redirectUri,
+    post_logout_redirect_uri: client.postLogoutRedirectUri,
     created_at: iso(client.createdAt),
     status: client.revokedAt === null ? 'active' : 'revoked',
     revoked_at: client.revokedAt === null ? null : iso(client.revokedAt),

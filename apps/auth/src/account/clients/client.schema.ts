@@ -4,4 +4,6 @@ import { z } from 'zod';
 export const createClientBody = z.object({
   name: z.string({ error: 'Enter a client name.' }),
   redirect_uri: z.string({ error: 'Enter a redirect URL.' }),
+  /** Optional: where /oauth/logout may send the browser back (docs/sign-out.md). */
+  post_logout_redirect_uri: z.string({ error: 'The post-logout redirect URL must be a string.' }).optional(),
 });

@@ -21,6 +21,7 @@ export function clientsHandlers(deps: AuthDeps) {
         ownerId: principalOf(res).userId,
         name: body.name,
         redirectUri: body.redirect_uri,
+        postLogoutRedirectUri: body.post_logout_redirect_uri,
       });
       res.status(201).json(presentCreatedClient(created));
     },

@@ -69,6 +69,7 @@ describe('POST /account/clients', () => {
       client_id: expect.stringMatching(/^lkc_[0-9A-Za-z]{24}$/),
       name: 'Weather widget',
       redirect_uri: 'https://weather.example/callback',
+      post_logout_redirect_uri: null,
       created_at: new Date(system.clock.now()).toISOString(),
       status: 'active',
       revoked_at: null,
@@ -94,6 +95,29 @@ describe('POST /account/clients', () => {
       });
       expect(res.status, uri).toBe(201);
       expect(res.body.client.redirect_uri).toBe(uri);
+    }
+  });
+
+  it('SO-01 registers an optional post-logout redirect URL, under the redirect URL’s rules', async () => {
+    const res = await callAccount(system, 'POST', '/account/clients', {
+      token: aliceToken,
+      json: {
+        name: 'With sign-out',
+        redirect_uri: 'https://weather.example/callback',
+        post_logout_redirect_uri: 'https://weather.example/signed-out',
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.client.post_logout_redirect_uri).toBe('https://weather.example/signed-out');
+    for (const uri of ['http://weather.example/bye', 'https://weather.example/bye#x', 42]) {
+      const before = await clientRows();
+      const bad = await callAccount(system, 'POST', '/account/clients', {
+        token: aliceToken,
+        json: { name: 'Bad', redirect_uri: 'https://weather.example/callback', post_logout_redirect_uri: uri },
+      });
+      expect(bad.status, String(uri)).toBe(400);
+      expect(bad.body).toMatchObject({ error: 'validation_failed', field: 'post_logout_redirect_uri' });
+      expect(await clientRows()).toBe(before);
     }
   });
 
