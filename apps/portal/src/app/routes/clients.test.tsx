@@ -123,6 +123,30 @@ describe('API clients page', () => {
     expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
+  it('registers an optional post-logout redirect URL, checked like the redirect URL (SO-01)', async () => {
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    await user.type(within(dialog).getByLabelText('Client name'), 'My App');
+    await user.type(within(dialog).getByLabelText('Redirect URL'), 'https://app.example.com/callback');
+    const postLogout = within(dialog).getByLabelText('Post-logout redirect URL (optional)');
+    await user.type(postLogout, 'http://app.example.com/bye');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+    expect(within(dialog).getByText('Use https, or http only for localhost, 127.0.0.1 or [::1].')).toBeTruthy();
+    expect(document.activeElement).toBe(postLogout);
+    expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    await user.clear(postLogout);
+    await user.type(postLogout, 'https://app.example.com/signed-out');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+    expect(await screen.findByRole('dialog', { name: 'Client created' })).toBeTruthy();
+    expect(db.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      name: 'My App',
+      redirect_uri: 'https://app.example.com/callback',
+      post_logout_redirect_uri: 'https://app.example.com/signed-out',
+    });
+  });
+
   it('accepts loopback http redirect URLs', async () => {
     const { user } = renderApp('/clients');
     await screen.findByText('No API clients yet');

@@ -26,6 +26,7 @@ export function makeClient(overrides: Partial<OAuthClient> = {}): OAuthClient {
     client_id: id,
     name: 'Acme Dashboard',
     redirect_uri: 'https://dashboard.acme.test/callback',
+    post_logout_redirect_uri: null,
     created_at: iso(NOW - 30 * DAY),
     status: 'active',
     revoked_at: null,

@@ -44,14 +44,19 @@ export const handlers = [
   }),
 
   http.post('/bff/api/clients', async ({ request }) => {
-    const body = (await record(request)) as { name?: string; redirect_uri?: string };
+    const body = (await record(request)) as { name?: string; redirect_uri?: string; post_logout_redirect_uri?: string };
     const refused = guard(request);
     if (refused) return refused;
     if (!body.name) return validationFailed('name', 'Enter a client name of 1 to 100 characters.');
     if (body.redirect_uri?.includes('example.invalid')) {
       return validationFailed('redirect_uri', 'The redirect URL must not point at example.invalid.');
     }
-    const client = makeClient({ name: body.name, redirect_uri: body.redirect_uri ?? '', created_at: iso(Date.now()) });
+    const client = makeClient({
+      name: body.name,
+      redirect_uri: body.redirect_uri ?? '',
+      post_logout_redirect_uri: body.post_logout_redirect_uri ?? null,
+      created_at: iso(Date.now()),
+    });
     db.clients.unshift(client);
     return HttpResponse.json({ client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' }, { status: 201 });
   }),

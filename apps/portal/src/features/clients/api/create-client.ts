@@ -6,6 +6,8 @@ import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
 export interface NewClient {
   name: string;
   redirectUri: string;
+  /** Optional; empty means none. */
+  postLogoutRedirectUri?: string;
 }
 
 export interface CreatedClient {
@@ -17,7 +19,11 @@ export interface CreatedClient {
 export async function createClient(input: NewClient): Promise<CreatedClient> {
   const body = await apiRequest<{ client: OAuthClient; client_secret: string }>(bff.clients, {
     method: 'POST',
-    json: { name: input.name, redirect_uri: input.redirectUri },
+    json: {
+      name: input.name,
+      redirect_uri: input.redirectUri,
+      ...(input.postLogoutRedirectUri ? { post_logout_redirect_uri: input.postLogoutRedirectUri } : {}),
+    },
   });
   return { client: body.client, clientSecret: body.client_secret };
 }

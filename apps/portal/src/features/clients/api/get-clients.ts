@@ -8,6 +8,8 @@ export interface OAuthClient {
   client_id: string;
   name: string;
   redirect_uri: string;
+  /** Where the end-session endpoint may send people back after sign-out; null if none. */
+  post_logout_redirect_uri: string | null;
   created_at: string;
   status: 'active' | 'revoked';
   revoked_at: string | null;

@@ -7,7 +7,11 @@ import { useCreateClient, type CreatedClient } from '../api/create-client.ts';
 import { MAX_NAME_LENGTH, validateClientForm } from '../validation/client-form.ts';
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
-const SERVER_FIELDS = { name: 'name', redirect_uri: 'redirectUri' } as const;
+const SERVER_FIELDS = {
+  name: 'name',
+  redirect_uri: 'redirectUri',
+  post_logout_redirect_uri: 'postLogoutRedirectUri',
+} as const;
 
 /**
  * New client → Client name, Redirect URL → Create client → the client ID and secret, shown
@@ -46,20 +50,24 @@ export function CreateClientDialog({ onClose }: { onClose: () => void }) {
 function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClient) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [redirectUri, setRedirectUri] = useState('');
-  const nameRef = useRef<HTMLInputElement>(null);
-  const redirectRef = useRef<HTMLInputElement>(null);
+  const [postLogoutRedirectUri, setPostLogoutRedirectUri] = useState('');
+  const refs = {
+    name: useRef<HTMLInputElement>(null),
+    redirectUri: useRef<HTMLInputElement>(null),
+    postLogoutRedirectUri: useRef<HTMLInputElement>(null),
+  };
   const fieldErrors = useFieldErrors({
-    fields: ['name', 'redirectUri'],
+    fields: ['name', 'redirectUri', 'postLogoutRedirectUri'],
     serverFields: SERVER_FIELDS,
-    focus: (field) => (field === 'name' ? nameRef : redirectRef).current?.focus(),
+    focus: (field) => refs[field].current?.focus(),
   });
   const { errors } = fieldErrors;
   const createClient = useCreateClient({ onCreated });
 
   function submit(): void {
-    if (fieldErrors.show(validateClientForm({ name, redirectUri }))) return;
+    if (fieldErrors.show(validateClientForm({ name, redirectUri, postLogoutRedirectUri }))) return;
     createClient.mutate(
-      { name: name.trim(), redirectUri: redirectUri.trim() },
+      { name: name.trim(), redirectUri: redirectUri.trim(), postLogoutRedirectUri: postLogoutRedirectUri.trim() },
       { onError: fieldErrors.showServerError },
     );
   }
@@ -80,7 +88,7 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
         {(control) => (
           <input
             {...control}
-            ref={nameRef}
+            ref={refs.name}
             name="name"
             type="text"
             autoComplete="off"
@@ -102,7 +110,7 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
         {(control) => (
           <input
             {...control}
-            ref={redirectRef}
+            ref={refs.redirectUri}
             name="redirect_uri"
             type="url"
             inputMode="url"
@@ -113,6 +121,29 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
             onChange={(event) => {
               setRedirectUri(event.target.value);
               fieldErrors.clear('redirectUri');
+            }}
+          />
+        )}
+      </Field>
+      <Field
+        label="Post-logout redirect URL (optional)"
+        error={errors.postLogoutRedirectUri}
+        hint="Where people return after your application signs them out of Latchkey, for example https://app.example.com/signed-out."
+      >
+        {(control) => (
+          <input
+            {...control}
+            ref={refs.postLogoutRedirectUri}
+            name="post_logout_redirect_uri"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://"
+            value={postLogoutRedirectUri}
+            onChange={(event) => {
+              setPostLogoutRedirectUri(event.target.value);
+              fieldErrors.clear('postLogoutRedirectUri');
             }}
           />
         )}

@@ -7,6 +7,7 @@
 export interface ClientFormErrors {
   name?: string;
   redirectUri?: string;
+  postLogoutRedirectUri?: string;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -19,14 +20,17 @@ export function validateClientName(value: string): string | undefined {
   return undefined;
 }
 
-/** Absolute, https or loopback http, no fragment, no wildcard, no user name or password. */
-export function validateRedirectUrl(value: string): string | undefined {
+/**
+ * Absolute, https or loopback http, no fragment, no wildcard, no user name or password. The
+ * post-logout redirect URL follows the same rules (docs/sign-out.md); `label` names it.
+ */
+export function validateRedirectUrl(value: string, label = 'redirect URL'): string | undefined {
   const url = value.trim();
-  if (url.length === 0) return 'Enter a redirect URL.';
+  if (url.length === 0) return `Enter a ${label}.`;
   // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\s\u0000-\u001f\u007f]/.test(url)) return 'The redirect URL must not contain spaces.';
-  if (url.includes('*')) return 'The redirect URL must not contain a wildcard (*).';
-  if (url.includes('#')) return 'The redirect URL must not contain a fragment (#).';
+  if (/[\s\u0000-\u001f\u007f]/.test(url)) return `The ${label} must not contain spaces.`;
+  if (url.includes('*')) return `The ${label} must not contain a wildcard (*).`;
+  if (url.includes('#')) return `The ${label} must not contain a fragment (#).`;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -36,20 +40,29 @@ export function validateRedirectUrl(value: string): string | undefined {
   if (parsed.protocol === 'http:') {
     if (!LOOPBACK_HOSTS.has(parsed.hostname)) return 'Use https, or http only for localhost, 127.0.0.1 or [::1].';
   } else if (parsed.protocol !== 'https:') {
-    return 'The redirect URL must use https (or http for localhost).';
+    return `The ${label} must use https (or http for localhost).`;
   }
-  if (parsed.username || parsed.password) return 'The redirect URL must not contain a user name or password.';
+  if (parsed.username || parsed.password) return `The ${label} must not contain a user name or password.`;
   if (parsed.searchParams.has('code') || parsed.searchParams.has('state') || parsed.searchParams.has('iss')) {
-    return 'The redirect URL must not carry code, state or iss query parameters.';
+    return `The ${label} must not carry code, state or iss query parameters.`;
   }
   return undefined;
 }
 
-export function validateClientForm(input: { name: string; redirectUri: string }): ClientFormErrors {
+export function validateClientForm(input: {
+  name: string;
+  redirectUri: string;
+  postLogoutRedirectUri?: string;
+}): ClientFormErrors {
   const errors: ClientFormErrors = {};
   const name = validateClientName(input.name);
   const redirectUri = validateRedirectUrl(input.redirectUri);
+  // Optional: checked only when given.
+  const postLogout = input.postLogoutRedirectUri?.trim()
+    ? validateRedirectUrl(input.postLogoutRedirectUri, 'post-logout redirect URL')
+    : undefined;
   if (name) errors.name = name;
   if (redirectUri) errors.redirectUri = redirectUri;
+  if (postLogout) errors.postLogoutRedirectUri = postLogout;
   return errors;
 }
