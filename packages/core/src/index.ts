@@ -31,7 +31,12 @@ export type { NewClient, CreatedClient, FirstPartyClient } from './clients/clien
 export { validateRedirectUriForRegistration } from './clients/redirect-uri.ts';
 
 export { hasConsented, recordConsent } from './authorization/consents.service.ts';
-export { issueAuthorizationCode, redeemAuthorizationCode, CODE_TTL_MS } from './authorization/codes.service.ts';
+export {
+  issueAuthorizationCode,
+  redeemAuthorizationCode,
+  revokeGrantsOfCodes,
+  CODE_TTL_MS,
+} from './authorization/codes.service.ts';
 export type { CodeRequest, CodeRedemption } from './authorization/codes.service.ts';
 export { isValidPkceValue, s256, verifierMatchesChallenge } from './authorization/pkce.ts';
 

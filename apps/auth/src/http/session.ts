@@ -13,6 +13,11 @@ declare module 'express-session' {
     /** Set only by a successful sign-in or sign-up, always on a freshly regenerated id. */
     userId: string;
     authenticatedAt: number;
+    /**
+     * SHA-256 digests of the codes this sign-in issued to first-party clients (the portal):
+     * signing this browser out revokes their grants too (SO-09). Digests only, never codes.
+     */
+    firstPartyCodes: string[];
   }
 }
 

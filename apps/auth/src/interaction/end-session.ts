@@ -1,13 +1,19 @@
 import type { Request, Response } from 'express';
+import { revokeGrantsOfCodes } from '@latchkey/core';
 import type { AuthDeps } from '../deps.ts';
 import { destroySession, sessionCookieName } from '../http/session.ts';
 
 /**
- * Ends this browser's sign-in at the authorization server: the session is deleted from its
- * store (so a copy of the cookie is worth nothing) and the cookie is cleared with the
- * attributes it was set with. The next /oauth/authorize of any client asks for the password.
+ * Ends this browser's sign-in at the authorization server: the grants this session gave the
+ * portal (first-party) are revoked, so a portal session started from it ends too (SO-09); the
+ * session is deleted from its store (so a copy of the cookie is worth nothing) and the cookie
+ * is cleared with the attributes it was set with. The next /oauth/authorize of any client
+ * asks for the password. Third-party apps keep their tokens: signing out of Latchkey is not
+ * revoking an app's access (that is the API tokens page's Revoke).
  */
 export async function endBrowserSession(deps: AuthDeps, req: Request, res: Response): Promise<void> {
+  const codes = req.session.firstPartyCodes;
+  if (codes && codes.length > 0) await revokeGrantsOfCodes(deps.db, deps.clock, codes);
   await destroySession(req);
   res.clearCookie(sessionCookieName(deps.config.auth.url), {
     path: '/',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchPage } from '../../../../test/support/browserless-flow.ts';
+import { fetchPage, findForm } from '../../../../test/support/browserless-flow.ts';
 import { makeUser } from '../../../../test/support/fixtures.ts';
 import { reservedPort } from '../../../../test/support/loopback.ts';
 import { PortalBrowser, startPortalSystem, startSecondBff, type PortalSystem } from '../../../../test/support/portal-system.ts';
@@ -72,5 +72,28 @@ describe('SO-06 the portal’s Sign out chains to the end-session endpoint', () 
   it('SO-06 POST /bff/end-session is refused (405); only the navigation exists', async () => {
     const answer = await new PortalBrowser(system).request('/bff/end-session', { method: 'POST', json: {} });
     expect(answer.status).toBe(405);
+  });
+});
+
+describe('SO-09 Sign out on the authorization server’s own page signs the portal in that browser out too', () => {
+  it('SO-09 the home page’s Sign out revokes the portal grant this browser’s session made: that portal session ends, another browser’s does not', async () => {
+    const here = new PortalBrowser(system);
+    const elsewhere = new PortalBrowser(system);
+    expect((await here.signIn(user)).status).toBe(302);
+    expect((await elsewhere.signIn(user)).status).toBe(302);
+    expect((await here.request('/bff/api/clients')).status).toBe(200);
+
+    const home = await fetchPage({ authUrl: system.authUrl }, here.authJar, '/');
+    expect(home.html).toContain('You’re signed in');
+    const form = findForm(home.html, '/signout')!;
+    const signedOut = await fetchPage({ authUrl: system.authUrl }, here.authJar, '/signout', { form: form.fields });
+    expect(signedOut.status).toBe(303);
+
+    // The portal's tokens in this browser's session are dead: its next call ends the session.
+    expect((await here.request('/bff/api/clients')).status).toBe(401);
+    expect((await here.request('/bff/session')).status).toBe(401);
+    expect((await nextSignIn(here)).step).toBe('signin');
+    // The same user's portal in another browser is untouched.
+    expect((await elsewhere.request('/bff/api/clients')).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { findUserById, hasConsented, issueAuthorizationCode, type Client } from '@latchkey/core';
+import { digest } from '@latchkey/credentials';
 import type { AuthDeps } from '../../deps.ts';
 import { csrfTokenFor } from '../../http/csrf.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
@@ -9,6 +10,9 @@ import { currentUser } from '../../interaction/current-user.ts';
 import { signInPage } from '../../interaction/login/views/signin.view.ts';
 import { removePendingAuthorization, type PendingAuthorization } from '../../interaction/pending-authorization.ts';
 import { redirectWithCode } from './authorization-response.ts';
+
+/** How many first-party sign-ins one session remembers for its sign-out (SO-09). */
+const MAX_FIRST_PARTY_CODES = 20;
 
 /** Shown for clients the service provisions itself (no owner). */
 const SERVICE_OWNER = 'Latchkey';
@@ -54,6 +58,11 @@ export async function proceedWithAuthorization(
       redirectUri: pending.redirectUri,
       codeChallenge: pending.codeChallenge ?? null,
     });
+    // The portal signed in through this session ends with it (SO-09); the last few suffice.
+    if (client.firstParty) {
+      const earlier = (req.session.firstPartyCodes ?? []).slice(-(MAX_FIRST_PARTY_CODES - 1));
+      req.session.firstPartyCodes = [...earlier, digest(code)];
+    }
     redirectWithCode(res, deps.config.auth.url, pending, code);
     return;
   }
