@@ -16,6 +16,20 @@ beforeAll(async () => {
 });
 afterAll(() => system?.close());
 
+/**
+ * An API app of its own on the system's database, so the test controls close(), and with no
+ * timed flush: only close() may write, however slow the machine (issue 13).
+ */
+function startApi() {
+  return startStandaloneApi({
+    config: system.config,
+    db: system.db,
+    clock: system.clock,
+    logger: capturingLogger().logger,
+    lastUsedFlushMs: NO_TIMED_FLUSH,
+  });
+}
+
 async function lastUsedAt(tokenId: string): Promise<number | null> {
   const row = await system.db.selectFrom('access_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
   return row.last_used_at === null ? null : Number(row.last_used_at);
@@ -23,15 +37,7 @@ async function lastUsedAt(tokenId: string): Promise<number | null> {
 
 describe('last use of a token is recorded without a database write per request', () => {
   it('is kept in memory while serving and written when the app closes', async () => {
-    // An API app of its own on the system's database, so the test controls close().
-    const api = await startStandaloneApi({
-      config: system.config,
-      db: system.db,
-      clock: system.clock,
-      logger: capturingLogger().logger,
-      // No timed flush during the test: only close() may write, however slow the machine (issue 13).
-      lastUsedFlushMs: NO_TIMED_FLUSH,
-    });
+    const api = await startApi();
     try {
       const { token, summary } = await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
         userId: user.id,
@@ -54,14 +60,7 @@ describe('last use of a token is recorded without a database write per request',
   });
 
   it('a rejected token records nothing', async () => {
-    const api = await startStandaloneApi({
-      config: system.config,
-      db: system.db,
-      clock: system.clock,
-      logger: capturingLogger().logger,
-      // No timed flush during the test: only close() may write, however slow the machine (issue 13).
-      lastUsedFlushMs: NO_TIMED_FLUSH,
-    });
+    const api = await startApi();
     const { token, summary } = await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
       userId: user.id,
       name: 'never used',
