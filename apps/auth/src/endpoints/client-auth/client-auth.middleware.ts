@@ -5,22 +5,44 @@ import { callCore } from './call-core.ts';
 import { credentialsOf } from './client-credentials.ts';
 
 const CLIENT = 'oauthClient';
+const FAILURE = 'oauthClientFailure';
 
 /**
- * Client authentication (RFC 6749 §2.3.1, §3.2.1). Missing credentials, an unknown client, a
- * wrong secret and a revoked client all end as the same `invalid_client` (CA-02); core does
- * the same work for the last three and compares digests in constant time (CA-08).
+ * Client authentication (RFC 6749 §2.3.1, §3.2.1), step 1: checks the credentials and keeps
+ * the outcome for the steps after it. Missing credentials, an unknown client, a wrong secret
+ * and a revoked client all end as the same `invalid_client` (CA-02); core does the same work
+ * for the last three and compares digests in constant time (CA-08). An outage is thrown at
+ * once (503, D-10). The failure is answered only by `requireAuthenticatedClient`, after the
+ * per-client failure limit has seen whether these credentials were right (HD-01).
  */
-export function authenticateClient(deps: AuthDeps): RequestHandler {
+export function checkClientCredentials(deps: AuthDeps): RequestHandler {
   return async (_req, res, next) => {
     const credentials = credentialsOf(res);
     const clientId = credentials?.clientId;
     const clientSecret = credentials?.clientSecret;
-    if (clientId === undefined || clientSecret === undefined) throw new InvalidClient('Client authentication failed.');
-    res.locals[CLIENT] = await callCore(() => authenticateClientSecret(deps.db, clientId, clientSecret));
+    try {
+      if (clientId === undefined || clientSecret === undefined) throw new InvalidClient('Client authentication failed.');
+      res.locals[CLIENT] = await callCore(() => authenticateClientSecret(deps.db, clientId, clientSecret));
+    } catch (err) {
+      if (!(err instanceof InvalidClient)) throw err;
+      res.locals[FAILURE] = err;
+    }
     next();
   };
 }
+
+/** Whether this request's client credentials were correct (checkClientCredentials ran). */
+export function hasAuthenticatedClient(res: Response): boolean {
+  return res.locals[CLIENT] !== undefined;
+}
+
+/** Step 2: a request whose client did not authenticate ends here with `invalid_client` (401). */
+export const requireAuthenticatedClient: RequestHandler = (_req, res, next) => {
+  if (!hasAuthenticatedClient(res)) {
+    throw (res.locals[FAILURE] as InvalidClient | undefined) ?? new InvalidClient('Client authentication failed.');
+  }
+  next();
+};
 
 export function clientOf(res: Response): Client {
   const client = res.locals[CLIENT] as Client | undefined;

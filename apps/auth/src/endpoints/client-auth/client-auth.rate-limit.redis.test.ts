@@ -84,8 +84,10 @@ describe('failed client authentications counted across instances (CA-07, D-8)', 
       });
       expect(answer.status).toBe(401);
     }
-    const limited = await exchange(b, '198.51.100.77', creds, creds.clientSecret);
+    const limited = await exchange(b, '198.51.100.77', creds, 'lks_wrong-on-b');
     expect(limited.status).toBe(429);
+    // HD-01: the shared per-client count slows failures only; the right secret still answers.
+    expect((await exchange(b, '198.51.100.79', creds, creds.clientSecret)).status).toBe(200);
     // Another client is unaffected.
     const other = await makeClient(auth.system, user);
     expect((await exchange(b, '198.51.100.78', other, other.clientSecret)).status).toBe(200);

@@ -94,8 +94,10 @@ describe('CA-07 TK-RL-01 failed client authentications are limited per client_id
       expect(answer.body.error).toBe('invalid_client');
     }
     expectTooMany(await exchangeFrom(freshAddress(), victim, 'lks_wrong-again'));
-    // The limit is on the client_id: while it lasts, even the right secret waits (OAuth 2.1 §2.4.1).
-    expectTooMany(await exchangeFrom(freshAddress(), victim));
+    // HD-01: the limit slows only failing attempts; the right secret is never refused by it
+    // (client ids are public: otherwise anyone could lock any client out).
+    expect((await exchangeFrom(freshAddress(), victim)).status).toBe(200);
+    expectTooMany(await exchangeFrom(freshAddress(), victim, 'lks_wrong-still'));
     // Another client, from an address that took part in nothing, is not locked out.
     expect((await exchangeFrom(freshAddress(), bystander)).status).toBe(200);
   });
@@ -150,13 +152,24 @@ describe('CA-07 TK-RL-01 failed client authentications are limited per client_id
       });
       expect(answer.status).toBe(401);
     }
-    expectTooMany(await exchangeFrom(freshAddress(), target));
+    expectTooMany(await exchangeFrom(freshAddress(), target, 'lks_wrong-exchange'));
     expectTooMany(
       await postFrom(freshAddress(), '/oauth/revoke', {
         token: 'x',
         client_id: target.client.id,
-        client_secret: target.clientSecret,
+        client_secret: 'lks_wrong-revoke',
       }),
     );
+    // HD-01: with the right secret both endpoints still answer.
+    expect((await exchangeFrom(freshAddress(), target)).status).toBe(200);
+    expect(
+      (
+        await postFrom(freshAddress(), '/oauth/revoke', {
+          token: 'x',
+          client_id: target.client.id,
+          client_secret: target.clientSecret,
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -2,12 +2,18 @@ import type { RequestHandler } from 'express';
 import type { Options } from 'express-rate-limit';
 import type { AuthDeps } from '../../deps.ts';
 import { inSequence, layeredLimit } from '../../http/rate-limit.ts';
+import { hasAuthenticatedClient } from './client-auth.middleware.ts';
 import { credentialsOf } from './client-credentials.ts';
 
 export interface ClientAuthRateLimits {
   /** Failed client authentications per source address. */
   byAddress: RequestHandler;
-  /** Failed client authentications per claimed client_id, whatever the address (CA-07). */
+  /**
+   * Failed client authentications per claimed client_id, whatever the address (CA-07). Runs
+   * after the credentials were checked and passes every request whose credentials are right:
+   * client ids are public, so a limit that refused the right secret too would let anyone lock
+   * any client (the portal included) out of the token endpoint (HD-01).
+   */
   byClient: RequestHandler;
 }
 
@@ -55,7 +61,8 @@ const limitsByApp = new WeakMap<AuthDeps, ClientAuthRateLimits>();
  * OAuth 2.1 §2.4.1: an endpoint that checks client secrets MUST be protected against brute
  * force. Failures are counted per address and, separately, per client_id, so neither rotating
  * addresses (CA-07) nor spraying many client ids from one address escapes; one client's
- * failures never touch another client's allowance. With Redis each count is shared by every
+ * failures never touch another client's allowance. Over the per-address limit an address is
+ * refused outright; over the per-client limit only failing attempts are (HD-01). With Redis each count is shared by every
  * instance, and the in-process limiter stays in front of it, so the limit still holds per
  * instance when Redis is down (D-8, R-08).
  */
@@ -66,7 +73,7 @@ export function clientAuthRateLimits(deps: AuthDeps): ClientAuthRateLimits {
     limits = {
       byAddress: failedClientAuthLimiter(deps, 'client-auth-address', perMinute, {}),
       byClient: failedClientAuthLimiter(deps, 'client-auth-client', perMinute, {
-        skip: (_req, res) => credentialsOf(res)?.clientId === undefined,
+        skip: (_req, res) => credentialsOf(res)?.clientId === undefined || hasAuthenticatedClient(res),
         keyGenerator: (_req, res) => `client:${credentialsOf(res)?.clientId ?? ''}`,
       }),
     };

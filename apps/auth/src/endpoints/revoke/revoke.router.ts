@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AuthDeps } from '../../deps.ts';
-import { authenticateClient } from '../client-auth/client-auth.middleware.ts';
+import { checkClientCredentials, requireAuthenticatedClient } from '../client-auth/client-auth.middleware.ts';
 import { clientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
 import { readClientCredentials } from '../client-auth/client-credentials.ts';
 import { parseFormBody, requireFormBody } from '../client-auth/form-body.parser.ts';
@@ -29,8 +29,9 @@ export function revokeRouter(deps: AuthDeps): Router {
       parseFormBody,
       assembleParams(REVOKE_PARAMS),
       readClientCredentials,
+      checkClientCredentials(deps),
       limits.byClient,
-      authenticateClient(deps),
+      requireAuthenticatedClient,
       revokeToken(deps),
     )
     .all(noStore, methodNotAllowed);

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AuthDeps } from '../../deps.ts';
-import { authenticateClient } from '../client-auth/client-auth.middleware.ts';
+import { checkClientCredentials, requireAuthenticatedClient } from '../client-auth/client-auth.middleware.ts';
 import { clientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
 import { readClientCredentials } from '../client-auth/client-credentials.ts';
 import { parseFormBody, requireFormBody } from '../client-auth/form-body.parser.ts';
@@ -26,8 +26,9 @@ export function tokenRouter(deps: AuthDeps): Router {
       parseFormBody, // TK-03, TK-05
       assembleParams(TOKEN_PARAMS), // P-01, P-02, TK-06; never the query string (CA-05)
       readClientCredentials, // Basic or body, not both (CA-04, CA-06); Bearer ignored (D-2)
-      limits.byClient, // CA-07: failed client authentications per client_id
-      authenticateClient(deps), // CA-01, CA-02, CA-03, TK-09..TK-11
+      checkClientCredentials(deps), // CA-01, CA-02, CA-03, TK-09..TK-11 (outcome kept)
+      limits.byClient, // CA-07: failures per client_id; right credentials always pass (HD-01)
+      requireAuthenticatedClient, // invalid_client for the failures
       issueTokens(deps), // grant_type dispatch to core (TK-07, TK-08, AC-*, PK-*, RT-*)
     )
     .all(noStore, methodNotAllowed); // P-03, TK-04
