@@ -13,5 +13,7 @@ export { requestLogger } from './http/request-logger.ts';
 export { healthEndpoints } from './http/health.ts';
 export { isDependencyFailure } from './http/dependency-failure.ts';
 export { HttpError } from './http/http-error.ts';
+export { bodyReadError } from './http/body-read-error.ts';
+export type { BodyReadError } from './http/body-read-error.ts';
 export { parseTrustProxy } from './http/trust-proxy.ts';
 export { sameOriginPath } from './http/return-path.ts';

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { DomainError, InvalidToken, ValidationFailed } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
+import { bodyReadError } from '@latchkey/runtime';
 import {
   AccountHttpError,
   InsufficientScope,
@@ -22,31 +23,15 @@ function send(res: Response, status: number, body: Record<string, string>): void
   res.status(status).set('Cache-Control', 'no-store').set('Pragma', 'no-cache').json(body);
 }
 
-/** Errors raised by body-parser carry a `type`; those and Express's own (a bad %-escape in a path parameter) a 4xx `status`. */
-interface HttpLibraryError {
-  type?: unknown;
-  status?: unknown;
-}
-
+/** A body that could not be read, or Express's own refusal (a bad %-escape in a path parameter): HD-02's one classifier. */
 function libraryClientError(err: unknown): { status: number; code: string; description: string } | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const { type, status } = err as HttpLibraryError;
-  if (type === 'entity.too.large')
-    return { status: 413, code: 'payload_too_large', description: 'The request body is too large.' };
-  if (type === 'entity.parse.failed')
-    return { status: 400, code: 'invalid_request', description: 'The request body is not valid JSON.' };
-  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-    return {
-      status: 415,
-      code: 'unsupported_media_type',
-      description: 'Send the request body as UTF-8 application/json.',
-    };
+  const failure = bodyReadError(err);
+  if (!failure) return undefined;
+  if (failure.status === 413) return { status: 413, code: 'payload_too_large', description: 'The request body is too large.' };
+  if (failure.status === 415) {
+    return { status: 415, code: 'unsupported_media_type', description: 'Send the request body as UTF-8 application/json.' };
   }
-  // The library's message may echo the input, so only the status is kept.
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, code: 'invalid_request', description: 'The request could not be read.' };
-  }
-  return undefined;
+  return { status: 400, code: 'invalid_request', description: 'The request could not be read: the body must be UTF-8 JSON.' };
 }
 
 /**

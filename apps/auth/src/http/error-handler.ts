@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { isDependencyFailure } from '@latchkey/runtime';
+import { bodyReadError, isDependencyFailure } from '@latchkey/runtime';
 import { PageError } from './page-error.ts';
 import { sendPage } from './send-page.ts';
 import { errorPage } from './views/error-page.view.ts';
@@ -23,16 +23,15 @@ interface Failure {
   advice?: string | undefined;
 }
 
-/** body-parser marks the errors it raises with `type`, `status` and `expose`. */
+/** A form that could not be read (HD-02): too large, in an encoding not read here, or not what it claims. */
 function bodyParserFailure(err: unknown): Failure | undefined {
-  const { status, expose, type } = (err ?? {}) as { status?: unknown; expose?: unknown; type?: unknown };
-  if (typeof status !== 'number' || status < 400 || status > 499 || expose !== true || typeof type !== 'string')
-    return undefined;
+  const failure = bodyReadError(err);
+  if (!failure) return undefined;
   return {
-    status,
+    status: failure.status,
     error: 'invalid_request',
-    title: status === 413 ? 'Request too large' : 'Bad request',
-    detail: status === 413 ? 'The form you sent was too large.' : 'The form you sent could not be read.',
+    title: failure.status === 413 ? 'Request too large' : 'Bad request',
+    detail: failure.status === 413 ? 'The form you sent was too large.' : 'The form you sent could not be read.',
   };
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { isDependencyFailure } from '@latchkey/runtime';
+import { bodyReadError, isDependencyFailure } from '@latchkey/runtime';
 import { BffHttpError, MethodNotAllowed, NotFound, SessionEnded } from './bff.errors.ts';
 import { sendNotice } from './notice-page.ts';
 
@@ -17,13 +17,13 @@ interface Failure {
   description: string;
 }
 
-/** body-parser marks its own errors with `type` and a 4xx `status`; the message may echo input. */
+/** A body that could not be read (HD-02): too large, an encoding or charset not read here, or malformed. */
 function bodyParserFailure(err: unknown): Failure | undefined {
-  const { status, type } = (err ?? {}) as { status?: unknown; type?: unknown };
-  if (typeof status !== 'number' || status < 400 || status > 499 || typeof type !== 'string') return undefined;
-  if (status === 413) return { status, code: 'payload_too_large', description: 'The request body is too large.' };
-  if (status === 415) return { status, code: 'unsupported_media_type', description: 'Send UTF-8 application/json.' };
-  return { status, code: 'invalid_request', description: 'The request could not be read.' };
+  const failure = bodyReadError(err);
+  if (!failure) return undefined;
+  if (failure.status === 413) return { status: 413, code: 'payload_too_large', description: 'The request body is too large.' };
+  if (failure.status === 415) return { status: 415, code: 'unsupported_media_type', description: 'Send UTF-8 application/json.' };
+  return { status: 400, code: 'invalid_request', description: 'The request could not be read.' };
 }
 
 function classify(err: unknown): Failure {

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { DomainError, ErrorCode } from '@latchkey/core';
-import { DependencyUnavailableError } from '@latchkey/runtime';
+import { bodyReadError, DependencyUnavailableError } from '@latchkey/runtime';
 import type { AuthDeps } from '../../deps.ts';
 import { credentialsOf } from './client-credentials.ts';
 import { setNoStore } from './no-store.middleware.ts';
@@ -26,13 +26,16 @@ interface OAuthFailure {
   description: string;
 }
 
-/** body-parser marks its errors with a string `type` and a numeric `status` (TK-03, TK-05). */
+/** A body that could not be read (TK-03, TK-05, HD-02): 413, 415 or 400, always invalid_request. */
 function bodyParserFailure(err: unknown): OAuthFailure | undefined {
-  const { status, type } = (err ?? {}) as { status?: unknown; type?: unknown };
-  if (typeof type !== 'string' || typeof status !== 'number' || status < 400 || status > 499) return undefined;
-  return status === 413
-    ? { status: 413, error: ErrorCode.invalidRequest, description: 'The request body is too large.' }
-    : { status: 400, error: ErrorCode.invalidRequest, description: 'The request body could not be read.' };
+  const failure = bodyReadError(err);
+  if (!failure) return undefined;
+  const description = {
+    400: 'The request body could not be read.',
+    413: 'The request body is too large.',
+    415: 'The request body must be an unencoded (or gzip, deflate or br) UTF-8 form.',
+  }[failure.status];
+  return { status: failure.status, error: ErrorCode.invalidRequest, description };
 }
 
 function classify(err: unknown): OAuthFailure {
