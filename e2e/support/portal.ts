@@ -29,7 +29,7 @@ export async function createClient(page: Page, name: string, redirectUri: string
   await page.getByRole('button', { name: 'New client' }).first().click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Client name').fill(name);
-  await dialog.getByLabel('Redirect URL').fill(redirectUri);
+  await dialog.getByLabel('Redirect URL', { exact: true }).fill(redirectUri);
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/bff/api/clients'),
     dialog.getByRole('button', { name: 'Create client' }).click(),
