@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
+import { slowDown } from 'express-slow-down';
 import { RedisStore } from 'rate-limit-redis';
 import { normalizeEmail } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
@@ -101,26 +102,56 @@ function submittedEmail(req: Request): string | undefined {
   return typeof email === 'string' && email.length > 0 && email.length <= 254 ? normalizeEmail(email) : undefined;
 }
 
+/** The per-account delay grows by this much per failure past the allowance, up to the cap. */
+const ACCOUNT_DELAY_STEP_MS = 250;
+const ACCOUNT_DELAY_MAX_MS = 4_000;
+
 /**
- * Brute force on sign-in is limited per address and per account, so neither rotating
- * addresses nor spraying one password over many accounts escapes (OAuth 2.1 §7.3.1 asks the
- * same of client secrets). Only failures count: a user who signs in is never locked out by
- * their own successes. With Redis (`shared.redis`) each limit is counted across instances,
- * and the in-process one stays in front (D-8). Must run after the body parser.
+ * Per account, failures from every address slow further attempts down, never refuse them
+ * (HD-03): a hard per-email limit let anyone who knows an email lock its owner out for good,
+ * 10 wrong passwords a minute from anywhere. Past the allowance each attempt for that email
+ * waits a little longer (250 ms more per failure, at most 4 s), the right password included,
+ * which caps how fast one account can be guessed without ever refusing its owner. With Redis
+ * the failures are counted across instances; if Redis is down there is no delay (fail open),
+ * and the hard limits per address and per (account, address) still hold.
+ */
+function accountSlowDown(perMinute: number, shared?: SharedLimitDeps): RequestHandler {
+  const redis = shared?.redis;
+  return slowDown({
+    windowMs: WINDOW_MS,
+    delayAfter: perMinute,
+    delayMs: (used) => (used - perMinute) * ACCOUNT_DELAY_STEP_MS,
+    maxDelayMs: ACCOUNT_DELAY_MAX_MS,
+    skipSuccessfulRequests: true,
+    skip: (req) => submittedEmail(req) === undefined,
+    keyGenerator: (req) => `email:${submittedEmail(req)}`,
+    ...(redis
+      ? {
+          store: new RecoveringRedisStore({
+            prefix: 'lk:rl:signin-account-delay:',
+            sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
+          }),
+          passOnStoreError: true,
+          logger: storeWarnings(shared!.logger, 'signin-account-delay'),
+        }
+      : {}),
+  });
+}
+
+/**
+ * Brute force on sign-in (OAuth 2.1 §7.3.1 asks the same of client secrets): failures are
+ * limited per address, hard, whatever the account, so one address can neither spray
+ * passwords over many accounts nor keep guessing one (this bounds every (account, address)
+ * pair too); and per account from every address, softly, with a growing delay that never
+ * refuses the right password (HD-03). Only failures count: a user who signs in is never
+ * slowed by their own successes. With Redis (`shared.redis`) each is counted across
+ * instances, and the in-process hard limit stays in front (D-8). Must run after the body
+ * parser.
  */
 export function signInRateLimits(perMinute: number, shared?: SharedLimitDeps): RequestHandler[] {
   return [
     ...limiter({ identifier: 'signin-ip', limit: perMinute, skipSuccessfulRequests: true }, shared),
-    ...limiter(
-      {
-        identifier: 'signin-account',
-        limit: perMinute,
-        skipSuccessfulRequests: true,
-        skip: (req) => submittedEmail(req) === undefined,
-        keyGenerator: (req) => `email:${submittedEmail(req)}`,
-      },
-      shared,
-    ),
+    accountSlowDown(perMinute, shared),
   ];
 }
 
