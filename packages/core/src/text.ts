@@ -1,3 +1,5 @@
+import { ValidationFailed } from './errors.ts';
+
 /**
  * Control characters (U+0000–U+001F, U+007F) never belong in a name or an identifier. U+0000 in
  * particular cannot be stored in PostgreSQL text at all (SQLSTATE 22021), so input carrying one is
@@ -8,6 +10,25 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function hasControlCharacters(text: string): boolean {
   return CONTROL.test(text);
+}
+
+/**
+ * Characters that change how a name reads without showing themselves (HD-04): control
+ * characters, format characters (category Cf: bidi overrides such as U+202E, zero-width
+ * U+200B–U+200D, U+2060, U+FEFF, soft hyphen), line and paragraph separators, and the Hangul
+ * fillers that render as blanks. A name carrying one can make a consent page say something
+ * other than what it is ("Evil App\u202Eppa dooG").
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
+
+/** The one rule for every name a person reads (client, user, token): 1 to 100 visible characters. */
+export function validateName(value: string, what: string): string {
+  const name = value.trim();
+  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', `Enter ${what} of 1 to 100 characters.`);
+  if (INVISIBLE.test(name)) {
+    throw new ValidationFailed('name', `The ${what.replace(/^an? /, '')} must not contain control or invisible formatting characters.`);
+  }
+  return name;
 }
 
 /** For lookups by a caller-supplied key: U+0000 can match no stored row on either engine. */

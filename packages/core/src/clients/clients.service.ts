@@ -12,7 +12,7 @@ import {
   upsertProvisionedClient,
 } from './clients.repository.ts';
 import { validateRedirectUriForRegistration } from './redirect-uri.ts';
-import { hasControlCharacters } from '../text.ts';
+import { validateName } from '../text.ts';
 
 export interface NewClient {
   ownerId: string;
@@ -30,9 +30,11 @@ export interface CreatedClient {
 }
 
 export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 100 || hasControlCharacters(name)) {
-    throw new ValidationFailed('name', 'Enter a client name of 1 to 100 characters.');
+  const name = validateName(input.name, 'a client name');
+  // Only the service's own clients speak in its name: a third-party app may not look like the
+  // portal or carry the product's name on the consent page (HD-04).
+  if (/latchkey/i.test(name.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, ''))) {
+    throw new ValidationFailed('name', 'A client name may not contain “Latchkey”: it is the service’s own.');
   }
   const redirectUri = validateRedirectUriForRegistration(input.redirectUri.trim());
   const postLogout = input.postLogoutRedirectUri?.trim() ? input.postLogoutRedirectUri.trim() : undefined;

@@ -2,6 +2,8 @@ import { ValidationFailed } from '../errors.ts';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_LENGTH = 2000;
+/** RFC 3986 §2.2, §2.3 and pct-encoded: what a URI may contain as written. */
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 /** The two URLs a client registers under the same rules, each with its field name and label. */
 const FIELDS = {
@@ -29,6 +31,12 @@ export function validateRedirectUriForRegistration(
   if (/[\s\u0000-\u001f\u007f]/.test(value)) reject(`The ${label} must not contain spaces or control characters.`);
   if (value.includes('#')) reject(`The ${label} must not contain a fragment (#).`);
   if (value.includes('*')) reject(`The ${label} must not contain a wildcard (*).`);
+  // RFC 3986 §2: only unreserved, reserved and percent-encoded characters. A raw non-ASCII or
+  // other character would be compared byte for byte against what a browser sends encoded, and
+  // an internationalized host must be registered in its ASCII (punycode) form (HD-04).
+  if (!URI_CHARACTERS.test(value)) {
+    reject(`The ${label} may contain only the characters RFC 3986 allows; percent-encode the others and write an internationalized domain in its xn-- form.`);
+  }
   let url: URL;
   try {
     url = new URL(value);

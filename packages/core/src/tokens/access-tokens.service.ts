@@ -12,7 +12,7 @@ import {
   listAccessTokenRows,
   markAccessTokenRevoked,
 } from './tokens.repository.ts';
-import { hasControlCharacters } from '../text.ts';
+import { validateName } from '../text.ts';
 
 /**
  * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
@@ -58,9 +58,7 @@ export async function createPersonalAccessToken(
   tokenTtlSeconds: number,
   input: NewPersonalAccessToken,
 ): Promise<CreatedPersonalAccessToken> {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 100 || hasControlCharacters(name))
-    throw new ValidationFailed('name', 'Enter a token name of 1 to 100 characters.');
+  const name = validateName(input.name, 'a token name');
   const now = clock.now();
   const expiresAt = input.expiresAt ?? now + tokenTtlSeconds * 1000;
   if (!Number.isSafeInteger(expiresAt) || expiresAt <= now) {

@@ -5,7 +5,7 @@ import { IdPrefix, newId } from '../ids.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import { userRowToUser, type User } from './user.ts';
 import { deleteUserRow, findUserRowByEmail, findUserRowById, insertUser, listUserRows } from './users.repository.ts';
-import { hasControlCharacters } from '../text.ts';
+import { hasControlCharacters, validateName } from '../text.ts';
 
 export interface NewUser {
   email: string;
@@ -22,11 +22,9 @@ export function normalizeEmail(email: string): string {
 
 function validateNewUser(input: NewUser): NewUser {
   const email = normalizeEmail(input.email);
-  const name = input.name.trim();
+  const name = validateName(input.name, 'a name');
   if (!EMAIL.test(email) || email.length > 254 || hasControlCharacters(email))
     throw new ValidationFailed('email', 'Enter a valid email address.');
-  if (name.length === 0 || name.length > 100 || hasControlCharacters(name))
-    throw new ValidationFailed('name', 'Enter a name of 1 to 100 characters.');
   if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
     throw new ValidationFailed('password', `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`);
   }

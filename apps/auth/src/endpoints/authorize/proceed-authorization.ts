@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import type { Request, Response } from 'express';
 import { findUserById, hasConsented, issueAuthorizationCode, type Client } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
@@ -10,6 +11,17 @@ import { currentUser } from '../../interaction/current-user.ts';
 import { signInPage } from '../../interaction/login/views/signin.view.ts';
 import { removePendingAuthorization, type PendingAuthorization } from '../../interaction/pending-authorization.ts';
 import { redirectWithCode } from './authorization-response.ts';
+
+/**
+ * The host the browser will be sent back to, as registered (ASCII; xn-- for an
+ * internationalized domain) and, when that differs, in Unicode beside it (HD-04).
+ */
+function redirectHostOf(redirectUri: string): { redirectHost: string; redirectHostUnicode?: string } {
+  const url = new URL(redirectUri);
+  const unicode = domainToUnicode(url.hostname);
+  if (unicode === '' || unicode === url.hostname) return { redirectHost: url.host };
+  return { redirectHost: url.host, redirectHostUnicode: url.port ? `${unicode}:${url.port}` : unicode };
+}
 
 /** How many first-party sign-ins one session remembers for its sign-out (SO-09). */
 const MAX_FIRST_PARTY_CODES = 20;
@@ -77,7 +89,7 @@ export async function proceedWithAuthorization(
       clientName: client.name,
       ownerLabel: owner ? owner.name || owner.email : SERVICE_OWNER,
       user,
-      redirectHost: new URL(pending.redirectUri).host,
+      ...redirectHostOf(pending.redirectUri),
     }),
   );
 }

@@ -10,7 +10,10 @@ export interface ConsentView {
   ownerLabel: string;
   user: { name: string; email: string };
   /** Host the browser is sent to afterwards, so the user sees where the answer goes. */
+  /** As registered: ASCII, an internationalized domain in its xn-- (punycode) form (HD-04). */
   redirectHost: string;
+  /** The same host in Unicode, shown beside it when it differs. */
+  redirectHostUnicode?: string | undefined;
 }
 
 const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
@@ -57,7 +60,7 @@ export function consentPage(view: ConsentView): SafeHtml {
         </div>
       </form>
       <p class="redirect-note">
-        Either way you will be sent back to <strong>${view.redirectHost}</strong>. You can revoke access at any time
+        Either way you will be sent back to <strong>${view.redirectHost}</strong>${view.redirectHostUnicode ? html` (${view.redirectHostUnicode})` : ''}. You can revoke access at any time
         from your API tokens.
       </p>`,
   });

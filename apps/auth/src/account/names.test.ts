@@ -1,0 +1,115 @@
+// Issue 15 §4, HD-04 (docs/hardening.md): names a person reads (client, user, token) carry no
+// invisible characters, and a third-party client cannot speak in the service's name.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, type User } from '@latchkey/core';
+import { driveToDecision, CookieJar } from '../../../../test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { callAccount, issuePortalToken } from './account.fixture.ts';
+
+let system: TestSystem;
+let alice: User;
+let token: string;
+
+beforeAll(async () => {
+  system = await startSystem();
+  alice = await makeUser(system, 'Alice');
+  token = await issuePortalToken(system, alice);
+});
+afterAll(async () => {
+  await system?.close();
+});
+
+async function rows(table: 'clients' | 'access_tokens' | 'users'): Promise<number> {
+  return (await system.db.selectFrom(table).select('id').execute()).length;
+}
+
+const INVISIBLE: Array<[string, string]> = [
+  ['a right-to-left override (U+202E)', 'Evil App\u202Eppa dooG'],
+  ['a zero-width space (U+200B)', 'Pay\u200Bpal'],
+  ['a zero-width joiner (U+200D)', 'Weather\u200DWidget'],
+  ['a zero-width no-break space (U+FEFF) inside', 'Weat\uFEFFher'],
+  ['a soft hyphen (U+00AD)', 'Weath\u00ADer'],
+  ['a Hangul filler (U+3164)', 'Weather\u3164'],
+  ['a line separator (U+2028)', 'Weather\u2028Widget'],
+];
+
+describe('HD-04 names cannot impersonate', () => {
+  it.each(INVISIBLE)('HD-04 a client name with %s is 400 naming the field, and nothing is stored', async (_what, name) => {
+    const before = await rows('clients');
+    const res = await callAccount(system, 'POST', '/account/clients', {
+      token,
+      json: { name, redirect_uri: 'https://weather.example/cb' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'validation_failed', field: 'name' });
+    expect(res.body.error_description).toContain('invisible');
+    expect(await rows('clients')).toBe(before);
+  });
+
+  it.each(INVISIBLE)('HD-04 a token name with %s is 400 naming the field', async (_what, name) => {
+    const before = await rows('access_tokens');
+    const res = await callAccount(system, 'POST', '/account/tokens', { token, json: { name } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'validation_failed', field: 'name' });
+    expect(await rows('access_tokens')).toBe(before);
+  });
+
+  it.each(INVISIBLE)('HD-04 a user name with %s is refused at sign-up', async (_what, name) => {
+    const before = await rows('users');
+    await expect(
+      createUser(system.db, system.clock, { email: `x${before}@example.test`, password: 'a long enough password', name }),
+    ).rejects.toMatchObject({ field: 'name' });
+    expect(await rows('users')).toBe(before);
+  });
+
+  it.each([
+    ['Latchkey developer portal'],
+    ['LATCHKEY'],
+    ['Official Latchkey Login'],
+    ['L a t c h k e y'],
+    ['Ｌａｔｃｈｋｅｙ'], // fullwidth, NFKC-equal
+  ])('HD-04 a third-party client may not be named %j (the service’s own name)', async (name) => {
+    const res = await callAccount(system, 'POST', '/account/clients', {
+      token,
+      json: { name, redirect_uri: 'https://weather.example/cb' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'validation_failed', field: 'name' });
+  });
+
+  it('HD-04 names in other scripts, with accents and emoji, are still accepted', async () => {
+    for (const name of ['Météo – 天気 ☀️', 'Погода', 'طقس']) {
+      const res = await callAccount(system, 'POST', '/account/clients', {
+        token,
+        json: { name, redirect_uri: 'https://weather.example/cb' },
+      });
+      expect(res.status, name).toBe(201);
+      expect(res.body.client.name).toBe(name);
+    }
+  });
+
+  it.each([
+    ['a raw internationalized host', 'https://münchen.example/cb'],
+    ['a raw non-ASCII path', 'https://app.example/café'],
+    ['angle brackets', 'https://app.example/c<b>'],
+    ['a double quote', 'https://app.example/cb?x="y"'],
+    ['a backslash', 'https://app.example\\evil.example/cb'],
+  ])('HD-04 a redirect URL with %s (outside RFC 3986) is 400 naming the field', async (_what, uri) => {
+    const before = await rows('clients');
+    const res = await callAccount(system, 'POST', '/account/clients', { token, json: { name: 'Weather', redirect_uri: uri } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'validation_failed', field: 'redirect_uri' });
+    expect(await rows('clients')).toBe(before);
+  });
+
+  it('HD-04 an internationalized host is registered as xn-- and shown on the consent page in ASCII beside its Unicode form', async () => {
+    const redirectUri = 'https://xn--mnchen-3ya.example/cb';
+    const owner = await makeUser(system, 'Olive Owner');
+    const app = await makeClient(system, owner, { name: 'Wetter', redirectUri });
+    const user = await makeUser(system, 'Uma User');
+    const consent = await driveToDecision(system, new CookieJar(), { clientId: app.client.id, redirectUri, state: 's' }, user);
+    expect(consent.step).toBe('consent');
+    expect(consent.html).toContain('<strong>xn--mnchen-3ya.example</strong> (münchen.example)');
+  });
+});
