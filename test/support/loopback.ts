@@ -2,7 +2,7 @@
 // closing them, and a logger whose JSON lines are captured in an array.
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Server as HttpServer } from 'node:http';
+import { request, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, type Logger, type LoggerOptions } from '@latchkey/logging';
@@ -94,5 +94,36 @@ export function captureLogger(
         callback();
       },
     }),
+  });
+}
+
+/**
+ * A form POST to `url` from a chosen loopback source address (127.0.0.0/8 all reach a server on
+ * 127.0.0.1), so "another client" is a real source address, not a trusted X-Forwarded-For.
+ */
+export function postFormFrom(
+  localAddress: string,
+  url: string,
+  form: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const body = new URLSearchParams(form).toString();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
 }

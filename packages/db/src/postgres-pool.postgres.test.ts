@@ -149,7 +149,8 @@ describe('PostgreSQL pool', () => {
   });
 
   it('queries with parameters are prepared once per connection, and survive a column added meanwhile', async () => {
-    const db = open({ poolMax: 1, applicationName: 'latchkey-prepared' });
+    // A database of its own: the table it creates would be there on a repeat (--repeats).
+    const db = open({ url: await freshDatabase(), poolMax: 1, applicationName: 'latchkey-prepared' });
     await sql`create table prepared_probe (id text primary key, n bigint not null)`.execute(db);
     await sql`insert into prepared_probe values ('a', 1)`.execute(db);
     const read = () =>

@@ -1,7 +1,7 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@latchkey/core';
 import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
+import { postFormFrom } from '../../../../../test/support/loopback.ts';
 import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
 import type { ClientCredentialsFixture } from './oauth-endpoint.fixture.ts';
 
@@ -33,29 +33,9 @@ function freshAddress(): string {
   return `127.0.${Math.floor(nextHost / 250)}.${(nextHost % 250) + 2}`;
 }
 
-function postFrom(localAddress: string, path: string, form: Record<string, string>): Promise<Answer> {
-  const body = new URLSearchParams(form).toString();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${system.authUrl}${path}`,
-      {
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : {} }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+async function postFrom(localAddress: string, path: string, form: Record<string, string>): Promise<Answer> {
+  const answer = await postFormFrom(localAddress, `${system.authUrl}${path}`, form);
+  return { status: answer.status, headers: answer.headers, body: answer.text ? JSON.parse(answer.text) : {} };
 }
 
 async function exchangeFrom(

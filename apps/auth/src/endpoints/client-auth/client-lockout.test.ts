@@ -1,6 +1,6 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
+import { postFormFrom } from '../../../../../test/support/loopback.ts';
 import { PortalBrowser, startPortalSystem, type PortalSystem } from '../../../../../test/support/portal-system.ts';
 
 // Issue 15 §1, HD-01 (docs/hardening.md): client ids are public (the portal's is in every
@@ -15,27 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => system?.close());
 
-function tokenRequestFrom(localAddress: string, form: Record<string, string>): Promise<{ status: number; error?: string }> {
-  const body = new URLSearchParams(form).toString();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${system.authUrl}/oauth/token`,
-      {
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, error: (JSON.parse(text) as { error?: string }).error }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+async function tokenRequestFrom(localAddress: string, form: Record<string, string>): Promise<{ status: number }> {
+  return postFormFrom(localAddress, `${system.authUrl}/oauth/token`, form);
 }
 
 describe('HD-01 nobody can lock a client out of the token endpoint', () => {
