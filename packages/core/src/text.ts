@@ -21,12 +21,15 @@ export function hasControlCharacters(text: string): boolean {
  */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
 
-/** The one rule for every name a person reads (client, user, token): 1 to 100 visible characters. */
-export function validateName(value: string, what: string): string {
+/**
+ * The one rule for every name a person reads (client, user, token): 1 to 100 visible
+ * characters. `noun` names it in the message ("client name").
+ */
+export function validateName(value: string, noun: string): string {
   const name = value.trim();
-  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', `Enter ${what} of 1 to 100 characters.`);
+  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', `Enter a ${noun} of 1 to 100 characters.`);
   if (INVISIBLE.test(name)) {
-    throw new ValidationFailed('name', `The ${what.replace(/^an? /, '')} must not contain control or invisible formatting characters.`);
+    throw new ValidationFailed('name', `The ${noun} must not contain control or invisible formatting characters.`);
   }
   return name;
 }

@@ -110,15 +110,10 @@ export { isValidPkceValue };
  * codes), with every access and refresh token issued from them (D4). Used when a browser signs
  * out of the authorization server: the portal signed in through that browser's session must
  * not outlive it (docs/sign-out.md, SO-09). Unknown digests are ignored; idempotent.
- * @returns how many grants this call revoked or found already revoked.
  */
-export async function revokeGrantsOfCodes(db: Db, clock: Clock, codeDigests: readonly string[]): Promise<number> {
-  let found = 0;
+export async function revokeGrantsOfCodes(db: Db, clock: Clock, codeDigests: readonly string[]): Promise<void> {
   for (const codeHash of new Set(codeDigests)) {
     const row = await findAuthorizationCodeByHash(db, codeHash);
-    if (!row) continue;
-    await markGrantRevoked(db, row.grant_id, clock.now());
-    found += 1;
+    if (row) await markGrantRevoked(db, row.grant_id, clock.now());
   }
-  return found;
 }

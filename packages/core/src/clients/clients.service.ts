@@ -30,7 +30,7 @@ export interface CreatedClient {
 }
 
 export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
-  const name = validateName(input.name, 'a client name');
+  const name = validateName(input.name, 'client name');
   // Only the service's own clients speak in its name: a third-party app may not look like the
   // portal or carry the product's name on the consent page (HD-04).
   if (/latchkey/i.test(name.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, ''))) {

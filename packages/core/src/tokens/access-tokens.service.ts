@@ -58,7 +58,7 @@ export async function createPersonalAccessToken(
   tokenTtlSeconds: number,
   input: NewPersonalAccessToken,
 ): Promise<CreatedPersonalAccessToken> {
-  const name = validateName(input.name, 'a token name');
+  const name = validateName(input.name, 'token name');
   const now = clock.now();
   const expiresAt = input.expiresAt ?? now + tokenTtlSeconds * 1000;
   if (!Number.isSafeInteger(expiresAt) || expiresAt <= now) {

@@ -22,9 +22,9 @@ export function normalizeEmail(email: string): string {
 
 function validateNewUser(input: NewUser): NewUser {
   const email = normalizeEmail(input.email);
-  const name = validateName(input.name, 'a name');
   if (!EMAIL.test(email) || email.length > 254 || hasControlCharacters(email))
     throw new ValidationFailed('email', 'Enter a valid email address.');
+  const name = validateName(input.name, 'name');
   if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
     throw new ValidationFailed('password', `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`);
   }

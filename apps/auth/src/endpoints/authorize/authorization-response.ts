@@ -18,6 +18,7 @@ export function authorizationResponseUrl(redirectUri: string, params: Record<str
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join('&');
+  if (query === '') return redirectUri; // nothing to add (end-session without state)
   const separator = !redirectUri.includes('?') ? '?' : /[?&]$/.test(redirectUri) ? '' : '&';
   return `${redirectUri}${separator}${query}`;
 }

@@ -7,6 +7,11 @@ export const MAX_STATE_LENGTH = 4096;
 /** RFC 6749 Appendix A.5: state = 1*VSCHAR, VSCHAR = %x20-7E. */
 const VSCHAR = /^[\x20-\x7e]+$/;
 
+/** A state that can be returned exactly as sent: at most MAX_STATE_LENGTH VSCHAR characters. */
+export function isEchoableState(state: string): boolean {
+  return state.length <= MAX_STATE_LENGTH && VSCHAR.test(state);
+}
+
 /**
  * The `state` that error and success redirects carry back: the value exactly as received
  * (ST-01, ST-02), or none when it was duplicated (P-02: node-oidc-provider omits it too),
@@ -15,7 +20,7 @@ const VSCHAR = /^[\x20-\x7e]+$/;
 export function echoableState({ params, duplicates }: AssembledParams): string | undefined {
   const state = params.state;
   if (duplicates.has('state') || state === undefined) return undefined;
-  return state.length <= MAX_STATE_LENGTH && VSCHAR.test(state) ? state : undefined;
+  return isEchoableState(state) ? state : undefined;
 }
 
 /**

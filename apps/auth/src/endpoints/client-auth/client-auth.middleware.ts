@@ -46,6 +46,6 @@ export const requireAuthenticatedClient: RequestHandler = (_req, res, next) => {
 
 export function clientOf(res: Response): Client {
   const client = res.locals[CLIENT] as Client | undefined;
-  if (!client) throw new Error('authenticateClient must run before this step');
+  if (!client) throw new Error('checkClientCredentials and requireAuthenticatedClient must run before this step');
   return client;
 }

@@ -9,14 +9,11 @@ import { errorPage } from '../../http/views/error-page.view.ts';
 import { currentUser } from '../../interaction/current-user.ts';
 import { endBrowserSession } from '../../interaction/end-session.ts';
 import { authorizationResponseUrl } from '../authorize/authorization-response.ts';
-import { MAX_STATE_LENGTH } from '../authorize/check-state.ts';
+import { isEchoableState, MAX_STATE_LENGTH } from '../authorize/check-state.ts';
 import { assembleLogoutParams } from './logout-params.ts';
 import { confirmSignOutPage, signedOutPage } from './views/logout.view.ts';
 
 export const END_SESSION_PATH = '/oauth/logout';
-
-/** RFC 6749 Appendix A.5 VSCHAR, as for the authorization endpoint's state (ST-01..ST-05). */
-const VSCHAR = /^[\x20-\x7e]+$/;
 
 /**
  * The request cannot be trusted to name where to go (SO-02): a 400 page on this server, never
@@ -69,14 +66,12 @@ export function logoutRouter(deps: AuthDeps, session: RequestHandler): Router {
         throw new InvalidLogoutRequest('The post_logout_redirect_uri is not the one registered for this application.');
       }
       const state = params.state;
-      if (state !== undefined && (state.length > MAX_STATE_LENGTH || !VSCHAR.test(state))) {
+      // The authorization endpoint's rule for state (ST-01..ST-05).
+      if (state !== undefined && !isEchoableState(state)) {
         throw new InvalidLogoutRequest(`state must be at most ${MAX_STATE_LENGTH} printable ASCII characters.`);
       }
       await endBrowserSession(deps, req, res);
-      res
-        .status(303)
-        .location(state === undefined ? returnTo : authorizationResponseUrl(returnTo, { state }))
-        .end();
+      res.status(303).location(authorizationResponseUrl(returnTo, { state })).end();
       return;
     }
     const user = await currentUser(deps.db, req);

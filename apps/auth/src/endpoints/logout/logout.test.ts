@@ -62,22 +62,25 @@ function logoutUrl(params: Array<[string, string]>): string {
   return `/oauth/logout?${new URLSearchParams(params).toString()}`;
 }
 
+/** The portal's own end-session request: its client_id and registered URL, and a state if given. */
+function portalLogoutUrl(state?: string): string {
+  const { clientId, signedOut } = portal();
+  const params: Array<[string, string]> = [
+    ['client_id', clientId],
+    ['post_logout_redirect_uri', signedOut],
+  ];
+  if (state !== undefined) params.push(['state', state]);
+  return logoutUrl(params);
+}
+
 describe('SO-01 a registered client and its exact post_logout_redirect_uri: signed out at once, then back', () => {
   it('SO-01 GET: the session ends (row deleted, cookie cleared), 303 to the URI with state, and the next authorize asks for the password', async () => {
     const jar = await signedInJar();
     expect(await nextAuthorize(jar)).toBe('consent');
     const stolenCookie = jar.header();
     const rowsBefore = await sessionRows();
-    const { clientId, signedOut } = portal();
-    const page = await fetchPage(
-      system,
-      jar,
-      logoutUrl([
-        ['client_id', clientId],
-        ['post_logout_redirect_uri', signedOut],
-        ['state', 'a&b=c d'],
-      ]),
-    );
+    const { signedOut } = portal();
+    const page = await fetchPage(system, jar, portalLogoutUrl('a&b=c d'));
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe(`${signedOut}?state=a%26b%3Dc%20d`);
     expect(page.headers.get('cache-control')).toBe('no-store');
@@ -101,17 +104,9 @@ describe('SO-01 a registered client and its exact post_logout_redirect_uri: sign
   });
 
   it('SO-01 with nobody signed in it still goes back to the registered URI', async () => {
-    const { clientId, signedOut } = portal();
-    const page = await fetchPage(
-      system,
-      new CookieJar(),
-      logoutUrl([
-        ['client_id', clientId],
-        ['post_logout_redirect_uri', signedOut],
-      ]),
-    );
+    const page = await fetchPage(system, new CookieJar(), portalLogoutUrl());
     expect(page.status).toBe(303);
-    expect(page.headers.get('location')).toBe(signedOut);
+    expect(page.headers.get('location')).toBe(portal().signedOut);
   });
 });
 
@@ -196,16 +191,7 @@ describe('SO-03 no return URL: only the user’s own confirmation signs out', ()
 describe('SO-04 methods', () => {
   it('SO-04 HEAD (a link preview, a prefetch) never signs out: 405', async () => {
     const jar = await signedInJar();
-    const { clientId, signedOut } = portal();
-    const page = await fetchPage(
-      system,
-      jar,
-      logoutUrl([
-        ['client_id', clientId],
-        ['post_logout_redirect_uri', signedOut],
-      ]),
-      { method: 'HEAD' },
-    );
+    const page = await fetchPage(system, jar, portalLogoutUrl(), { method: 'HEAD' });
     expect(page.status).toBe(405);
     expect(page.headers.get('allow')).toBe('GET, POST');
     expect(await nextAuthorize(jar)).toBe('consent');

@@ -9,8 +9,10 @@ export interface ConsentView {
   /** The owner's name or email; "Latchkey" for clients provisioned by the service itself. */
   ownerLabel: string;
   user: { name: string; email: string };
-  /** Host the browser is sent to afterwards, so the user sees where the answer goes. */
-  /** As registered: ASCII, an internationalized domain in its xn-- (punycode) form (HD-04). */
+  /**
+   * Host the browser is sent to afterwards, so the user sees where the answer goes: as
+   * registered, ASCII, an internationalized domain in its xn-- (punycode) form (HD-04).
+   */
   redirectHost: string;
   /** The same host in Unicode, shown beside it when it differs. */
   redirectHostUnicode?: string | undefined;
