@@ -31,7 +31,7 @@ export async function createBenchData(codeCount: number, extraEnv: Record<string
   try {
     const user = await createUser(db, systemClock, {
       email: 'bench@example.test',
-      password: 'bench-password',
+      password: 'bench quiet lantern',
       name: 'Ada Lovelace',
     });
     const { token: pat } = await createPersonalAccessToken(db, systemClock, config.tokenTtlSeconds, {

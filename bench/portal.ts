@@ -88,7 +88,7 @@ const QUERY_BODY = JSON.stringify({ query: '{ profile { name } }' });
 const PORTAL_URL = 'https://portal.bench.invalid';
 /** What a TLS-terminating proxy in front of the BFF adds (TRUST_PROXY=loopback). */
 const BEHIND_TLS = { 'x-forwarded-proto': 'https' };
-const USER = { email: 'bench@example.test', password: 'bench-password' };
+const USER = { email: 'bench@example.test', password: 'bench quiet lantern' };
 
 // ---------------------------------------------------------------------------------------------
 // The system

@@ -31,7 +31,7 @@ export async function ensureDemoAccount(db: Db, config: Config): Promise<DemoAcc
   const file = join(config.dataDir, 'demo-account.json');
   const account: DemoAccount = existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as DemoAccount)
-    : { email: 'demo@latchkey.local', password: randomBytes(9).toString('base64url'), name: 'Demo Developer' };
+    : { email: 'demo@latchkey.local', password: randomBytes(12).toString('base64url'), name: 'Demo Developer' };
   if (!existsSync(file)) writeFileSync(file, JSON.stringify(account, null, 2), { mode: 0o600 });
   if (!(await findUserByEmail(db, account.email))) await createUser(db, systemClock, account);
   return account;

@@ -11,7 +11,7 @@ export interface Account {
 export function newAccount(name: string): Account {
   const id = randomBytes(5).toString('hex');
   const local = name.toLowerCase().replace(/[^a-z]+/g, '.');
-  return { name, email: `${local}.${id}@example.test`, password: `correct horse ${id}` };
+  return { name, email: `${local}.${id}@example.test`, password: `correct horse ${randomBytes(5).toString('hex')}` };
 }
 
 /** The authorization server's sign-in page is showing (DESIGN.md §4 labels). */

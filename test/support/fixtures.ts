@@ -8,7 +8,7 @@ let counter = 0;
 
 export async function makeUser(system: TestSystem, name = 'Ada Lovelace'): Promise<User & { password: string }> {
   counter += 1;
-  const password = `pw-${randomBytes(6).toString('hex')}`;
+  const password = `pw-${randomBytes(9).toString('base64url')}`;
   const user = await createUser(system.db, system.clock, {
     email: `user${counter}-${randomBytes(3).toString('hex')}@example.test`,
     password,

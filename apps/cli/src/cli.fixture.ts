@@ -146,10 +146,10 @@ export function createSandbox(): CliSandbox {
  */
 export async function seedUsers(sandbox: CliSandbox): Promise<void> {
   expectSuccess(
-    await sandbox.run(['user', 'create', '--email', OWNER, '--password', 'correct horse', '--name', 'Olive Owner']),
+    await sandbox.run(['user', 'create', '--email', OWNER, '--password', 'correct horse olive', '--name', 'Olive Owner']),
   );
   expectSuccess(
-    await sandbox.run(['user', 'create', '--email', OTHER, '--password', 'battery staple', '--name', 'Otto Other']),
+    await sandbox.run(['user', 'create', '--email', OTHER, '--password', 'battery staple lagoon', '--name', 'Otto Other']),
   );
 }
 

@@ -13,8 +13,8 @@ export {
   listUsers,
   deleteUser,
   normalizeEmail,
-  PASSWORD_MIN_LENGTH,
 } from './users/users.service.ts';
+export { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './users/password-policy.ts';
 export type { NewUser } from './users/users.service.ts';
 
 export type { Client } from './clients/client.ts';

@@ -31,7 +31,7 @@ beforeAll(async () => {
   database = await createTestDatabase(dir);
   db = database.open();
   await migrateToLatest(db);
-  user = await createUser(db, clock, { email: 'ada@example.test', password: 'password-1', name: 'Ada' });
+  user = await createUser(db, clock, { email: 'ada@example.test', password: 'quiet lantern meadow', name: 'Ada' });
   ({ client } = await createClient(db, clock, {
     ownerId: user.id,
     name: 'App',

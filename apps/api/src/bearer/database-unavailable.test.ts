@@ -84,7 +84,7 @@ describe.runIf(testEngine() === 'postgres')('D-10 the token cannot be checked (P
     });
     db = createDatabase(databaseOptionsFor(config));
     const clock = new ManualClock();
-    const user = await createUser(db, clock, { email: 'ada@example.test', password: 'password-1', name: 'Ada' });
+    const user = await createUser(db, clock, { email: 'ada@example.test', password: 'quiet lantern meadow', name: 'Ada' });
     ({ token } = await createPersonalAccessToken(db, clock, 3600, { userId: user.id, name: 'outage' }));
     const captured = capturingLogger();
     lines = captured.lines;

@@ -42,7 +42,7 @@ async function signUp(authUrl: string, ip: string, n: number) {
       ...findForm(page.html, '/signup')!.fields,
       name: 'Spam',
       email: `spam-${ip}-${n}@example.test`,
-      password: 'long enough pw',
+      password: 'plum orbit canvas',
     },
     headers,
   });

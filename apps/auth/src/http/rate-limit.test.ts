@@ -87,7 +87,7 @@ describe('rate limits on sign-in and sign-up (429 with Retry-After)', () => {
           ...findForm(page.html, '/signup')!.fields,
           name: 'Spam',
           email: `spam${i}@example.test`,
-          password: 'long enough pw',
+          password: 'plum orbit canvas',
         },
         headers: { 'x-forwarded-for': ip },
       });

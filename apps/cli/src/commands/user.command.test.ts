@@ -53,8 +53,8 @@ describe('admin CLI: user commands', () => {
   it('a duplicate email, an invalid email or a short password exits 1 and adds nobody', async () => {
     const before = (await cli(['user', 'list'])).json;
     const [duplicate, badEmail, shortPassword] = await Promise.all([
-      cli(['user', 'create', '--email', OWNER.toUpperCase(), '--password', 'whatever123', '--name', 'Dup']),
-      cli(['user', 'create', '--email', 'not-an-email', '--password', 'whatever123', '--name', 'Bad']),
+      cli(['user', 'create', '--email', OWNER.toUpperCase(), '--password', 'whatever lagoon 123', '--name', 'Dup']),
+      cli(['user', 'create', '--email', 'not-an-email', '--password', 'whatever lagoon 123', '--name', 'Bad']),
       cli(['user', 'create', '--email', 'short@example.test', '--password', 'short', '--name', 'Short']),
     ]);
     expectFailure(duplicate!, 1, /already exists/);
@@ -71,7 +71,7 @@ describe('admin CLI: user commands', () => {
         '--email',
         'leaver@example.test',
         '--password',
-        'goodbye123',
+        'goodbye quiet harbour',
         '--name',
         'Lee Leaver',
       ]),

@@ -6,6 +6,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import { userRowToUser, type User } from './user.ts';
 import { deleteUserRow, findUserRowByEmail, findUserRowById, insertUser, listUserRows } from './users.repository.ts';
 import { hasControlCharacters, validateName } from '../text.ts';
+import { checkPassword } from './password-policy.ts';
 
 export interface NewUser {
   email: string;
@@ -14,25 +15,21 @@ export interface NewUser {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PASSWORD_MIN_LENGTH = 8;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function validateNewUser(input: NewUser): NewUser {
+async function validateNewUser(input: NewUser): Promise<NewUser> {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email) || email.length > 254 || hasControlCharacters(email))
     throw new ValidationFailed('email', 'Enter a valid email address.');
   const name = validateName(input.name, 'name');
-  if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
-    throw new ValidationFailed('password', `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`);
-  }
-  return { email, name, password: input.password };
+  return { email, name, password: await checkPassword(input.password, { email, name }) };
 }
 
 export async function createUser(db: Executor, clock: Clock, input: NewUser): Promise<User> {
-  const valid = validateNewUser(input);
+  const valid = await validateNewUser(input);
   if (await findUserRowByEmail(db, valid.email)) {
     throw new Conflict('An account with this email already exists.');
   }

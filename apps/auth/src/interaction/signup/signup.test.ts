@@ -123,11 +123,40 @@ describe('sign-up', () => {
     const before = await userCount();
     const short = await submitSignUp(new CookieJar(), { name: 'Ada', email: newEmail(), password: 'short' });
     expect(short.status).toBe(422);
-    expect(short.html).toContain('id="field-password-error">Use a password of at least 8 characters.');
-    const noName = await submitSignUp(new CookieJar(), { name: '   ', email: newEmail(), password: 'long enough pw' });
+    expect(short.html).toContain('id="field-password-error">Use a password of 12 to 1024 characters.');
+    const noName = await submitSignUp(new CookieJar(), { name: '   ', email: newEmail(), password: 'plum orbit canvas' });
     expect(noName.status).toBe(422);
     expect(noName.html).toContain('id="field-name-error">Enter a name of 1 to 100 characters.');
     expect(await userCount()).toBe(before);
+  });
+
+  it('HD-05 a common password, one made of the account\'s details or of the product\'s name is refused, saying why; nothing stored', async () => {
+    const before = await userCount();
+    const cases = [
+      { password: '123456789012', why: 'This is a commonly used password.' },
+      { password: 'password1234', why: 'This is similar to a commonly used password.' },
+      { password: 'qwertyuiop12', why: 'This is similar to a commonly used password.' },
+      { password: 'Grace Hopper 1906', why: 'It is made of your name, your email address or the name of this service.' },
+      { password: 'latchkey2026!', why: 'It is made of your name, your email address or the name of this service.' },
+      { password: 'Latchkey Latchkey', why: 'It is made of your name, your email address or the name of this service.' },
+    ];
+    for (const { password, why } of cases) {
+      const email = newEmail();
+      const answer = await submitSignUp(new CookieJar(), { name: 'Grace Hopper', email, password });
+      expect(answer.status, password).toBe(422);
+      expect(answer.html).toMatch(/id="field-password-error">Choose a password that is harder to guess\./);
+      expect(answer.html).toContain(why);
+      expect(answer.html).not.toContain(password.replace(/&/g, '&amp;'));
+      const own = await submitSignUp(new CookieJar(), { name: 'Grace Hopper', email, password: email });
+      expect(own.html).toContain('It is made of your name, your email address or the name of this service.');
+    }
+    expect(await userCount()).toBe(before);
+  });
+
+  it('HD-05 a long passphrase is welcome: 200 characters of words sign up (no limit below 64)', async () => {
+    const passphrase = 'the quick brown fox jumps over the lazy dog while a purple lagoon hums '.repeat(3).slice(0, 200);
+    const answer = await submitSignUp(new CookieJar(), { name: 'Long Phrase', email: newEmail(), password: passphrase });
+    expect(answer.status).toBe(303);
   });
 
   it('a duplicate email (any case) is refused on the email field; no second account', async () => {
@@ -135,7 +164,7 @@ describe('sign-up', () => {
     const answer = await submitSignUp(new CookieJar(), {
       name: 'Copy',
       email: existing.email.toUpperCase(),
-      password: 'long enough pw',
+      password: 'plum orbit canvas',
     });
     expect(answer.status).toBe(422);
     expect(answer.html).toContain('id="field-email-error">An account with this email already exists. Sign in instead.');
@@ -147,7 +176,7 @@ describe('sign-up', () => {
     const repeated = await submitSignUp(new CookieJar(), {
       name: ['a', 'b'],
       email: newEmail(),
-      password: 'long enough pw',
+      password: 'plum orbit canvas',
     });
     expect(repeated.status).toBe(422);
     const missing = await submitSignUp(new CookieJar(), { name: 'A', email: newEmail() });
@@ -160,7 +189,7 @@ describe('sign-up', () => {
     const answer = await submitSignUp(new CookieJar(), {
       name: 'X',
       email: newEmail(),
-      password: 'long enough pw',
+      password: 'plum orbit canvas',
       csrf_token: undefined,
     });
     expectErrorPage(answer, 403);
@@ -171,7 +200,7 @@ describe('sign-up', () => {
     const answer = await submitSignUp(new CookieJar(), {
       name: 'x'.repeat(20_000),
       email: newEmail(),
-      password: 'long enough pw',
+      password: 'plum orbit canvas',
     });
     expectErrorPage(answer, 413);
   });
@@ -190,7 +219,7 @@ describe('sign-up', () => {
     const page = await fetchPage(system, jar, link);
     expect(page.html).toContain('Photo Printer');
     expectPageSecurityHeaders(page, 'https://client.example');
-    const answer = await submitSignUp(jar, { name: 'New Person', email: newEmail(), password: 'long enough pw' }, page);
+    const answer = await submitSignUp(jar, { name: 'New Person', email: newEmail(), password: 'plum orbit canvas' }, page);
     expect(answer.status).toBe(303);
     expect(answer.location).toContain('/oauth/authorize/continue?request=');
     const consent = await followRedirect(system, jar, answer);

@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH } from '@latchkey/core';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@latchkey/core';
 import { html, type SafeHtml } from '../../../http/html.ts';
 import { alertBox, csrfField, hiddenField, textField } from '../../../http/views/form.view.ts';
 import { layout } from '../../../http/views/layout.view.ts';
@@ -34,9 +34,9 @@ export function signUpPage(view: SignUpView): SafeHtml {
           label: 'Password',
           type: 'password',
           autocomplete: 'new-password',
-          hint: `At least ${PASSWORD_MIN_LENGTH} characters.`,
+          hint: `At least ${PASSWORD_MIN_LENGTH} characters, not a common password and not your name or email. A few unrelated words make a good one.`,
           minlength: PASSWORD_MIN_LENGTH,
-          maxlength: 1024,
+          maxlength: PASSWORD_MAX_LENGTH,
           error: errors.password,
         })}
         <button class="button button-primary button-block" type="submit">Create account</button>
