@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeViaPages, CookieJar, fetchPage, openAuthorize } from '../../../../test/support/browserless-flow.ts';
+import { authorizeViaPages, CookieJar, fetchPage, openAuthorize, submitSignIn } from '../../../../test/support/browserless-flow.ts';
 import { makeClient, makeUser } from '../../../../test/support/fixtures.ts';
 import { captureLogger } from '../../../../test/support/loopback.ts';
 import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
@@ -39,14 +39,17 @@ describe('D-10 database failure on the pages: 503 with Retry-After, never a 4xx'
     await system?.close();
   });
 
-  it('the sign-in page cannot store its session: 503 page with Retry-After, no cookie', async () => {
+  it('signing in cannot store its session: 503 page with Retry-After, no session cookie (the page itself stores nothing)', async () => {
+    const jar = new CookieJar();
     await setReadOnly(system, true);
     try {
-      const page = await fetchPage(system, new CookieJar(), '/signin');
-      expectErrorPage(page, 503);
-      expect(page.headers.get('retry-after')).toBe('5');
-      expect(page.headers.getSetCookie()).toEqual([]);
-      expect(page.html).toContain('temporarily unavailable');
+      const page = await fetchPage(system, jar, '/signin');
+      expect(page.status).toBe(200);
+      const answer = await submitSignIn(system, jar, page, user);
+      expectErrorPage(answer, 503);
+      expect(answer.headers.get('retry-after')).toBe('5');
+      expect(answer.headers.getSetCookie().filter((c) => c.startsWith('lk_auth_sid='))).toEqual([]);
+      expect(answer.html).toContain('temporarily unavailable');
       expect(system.logs.some((l) => l.includes('"level":50') && l.includes('readonly'))).toBe(true);
     } finally {
       await setReadOnly(system, false);

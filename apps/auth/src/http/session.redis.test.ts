@@ -64,6 +64,27 @@ describe('authorization server sessions in Redis (D7)', () => {
     expect(rows.filter((r) => r.sid.includes(sid))).toEqual([]);
   });
 
+  it('HD-06 300 cookie-less page views on two instances add no Redis key; a form from one instance posts to the other', async () => {
+    const keys = async () => (await inspect.keys(`${REDIS_SESSION_PREFIX}*`)).length;
+    const before = await keys();
+    const pages = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        fetchPage({ authUrl: auth.urls[i % 2]! }, new CookieJar(), i % 3 === 0 ? '/signup' : '/signin'),
+      ),
+    );
+    expect(pages.every((page) => page.status === 200)).toBe(true);
+    expect(await keys()).toBe(before);
+    // The visitor cookie's signature is the instances' shared secret: the form is good on either.
+    const jar = new CookieJar();
+    const page = await fetchPage({ authUrl: auth.urls[0]! }, jar, '/signin');
+    const form = findForm(page.html, '/signin')!;
+    const answer = await fetchPage({ authUrl: auth.urls[1]! }, jar, '/signin', {
+      form: { ...form.fields, email: user.email, password: user.password },
+    });
+    expect(answer.status).toBe(303);
+    expect(await keys()).toBe(before + 1);
+  });
+
   it('D7 a session started on one instance is honoured by another (signed in: /signin sends the user on)', async () => {
     const jar = new CookieJar();
     await signIn(auth.urls[0]!, jar);

@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { Request } from 'express';
-import type { Clock } from '@latchkey/core';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { constantTimeEqual } from '@latchkey/credentials';
+import type { AuthDeps } from '../deps.ts';
 import type { Prompt } from '../endpoints/authorize/check-prompt.ts';
+import { ensureVisitorNonce, visitorNonce, visitorSealer } from '../http/visitor.ts';
 
 /**
- * A verified authorization request waiting for the user to sign in or decide. It lives in
- * the server-side session, never in a user-controlled `return_to` (AZ-20), and forms refer
- * to it by a random id.
+ * A verified authorization request waiting for the user to sign in or decide. It is never in
+ * a user-controlled `return_to` (AZ-20): for a signed-in browser it lives in the server-side
+ * session and forms refer to it by a random id; for a visitor (nobody signed in) nothing is
+ * stored (HD-06) and the id is the request itself, sealed with AES-GCM under a key derived
+ * from SESSION_SECRET and bound to the visitor's cookie, so it can be neither read, altered
+ * nor used from another browser. Signing in moves it into the new session (establishSession).
  */
 export interface PendingAuthorization {
   id: string;
@@ -18,7 +24,11 @@ export interface PendingAuthorization {
   createdAt: number;
   /** No session, or prompt=login: credentials must be entered for this request (AZ-30). */
   loginRequired: boolean;
-  /** CS-01: the consent form's CSRF token, bound to this request and this session. */
+  /**
+   * CS-01: the consent form's CSRF token, bound to this request and this session. A visitor's
+   * sealed request gets a fresh random one each time it is opened, which no form carries:
+   * consent needs a session, and signing in mints the token that is used.
+   */
   csrfToken: string;
 }
 
@@ -30,6 +40,11 @@ declare module 'express-session' {
 
 /** Long enough to create an account on the way; short enough that stale tabs expire. */
 export const PENDING_TTL_MS = 30 * 60 * 1000;
+/**
+ * Longest request id a form or link carries: a sealed request holding a 4,096-character state
+ * (MAX_STATE_LENGTH) whose every character JSON escapes, in base64url.
+ */
+export const MAX_REQUEST_ID_LENGTH = 12_000;
 /** Several tabs may each hold a request; the oldest is dropped beyond this. */
 const MAX_PENDING = 10;
 
@@ -42,31 +57,52 @@ export interface NewPendingAuthorization {
   loginRequired: boolean;
 }
 
-function live(req: Request, clock: Clock): Record<string, PendingAuthorization> {
-  const now = clock.now();
-  const entries = Object.entries(req.session.authorizations ?? {}).filter(
-    ([, p]) => now - p.createdAt < PENDING_TTL_MS,
-  );
+/** What a visitor's sealed request holds: the request, when it was made, and whose cookie it is bound to. */
+const sealedRequest = z.object({
+  clientId: z.string(),
+  redirectUri: z.string(),
+  state: z.string().optional(),
+  codeChallenge: z.string().optional(),
+  prompt: z.enum(['login', 'consent']).optional(),
+  createdAt: z.number(),
+  visitor: z.string(),
+});
+
+function live(req: Request, now: number): Record<string, PendingAuthorization> {
+  const entries = Object.entries(req.session.authorizations ?? {}).filter(([, p]) => now - p.createdAt < PENDING_TTL_MS);
   return Object.fromEntries(entries.sort(([, a], [, b]) => a.createdAt - b.createdAt).slice(-MAX_PENDING));
 }
 
+function newCsrfToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
 export function savePendingAuthorization(
+  deps: AuthDeps,
   req: Request,
-  clock: Clock,
+  res: Response,
   request: NewPendingAuthorization,
 ): PendingAuthorization {
-  const pending: PendingAuthorization = {
-    id: randomBytes(16).toString('base64url'),
+  const fields = {
     clientId: request.clientId,
     redirectUri: request.redirectUri,
     ...(request.state !== undefined && { state: request.state }),
     ...(request.codeChallenge !== undefined && { codeChallenge: request.codeChallenge }),
     ...(request.prompt !== undefined && { prompt: request.prompt }),
-    createdAt: clock.now(),
-    loginRequired: request.loginRequired,
-    csrfToken: randomBytes(32).toString('base64url'),
+    createdAt: deps.clock.now(),
   };
-  const all = live(req, clock);
+  if (req.session.userId === undefined) {
+    const visitor = ensureVisitorNonce(deps, req, res);
+    const id = visitorSealer(deps).seal(JSON.stringify({ ...fields, visitor }));
+    return { id, ...fields, loginRequired: true, csrfToken: newCsrfToken() };
+  }
+  const pending: PendingAuthorization = {
+    id: randomBytes(16).toString('base64url'),
+    ...fields,
+    loginRequired: request.loginRequired,
+    csrfToken: newCsrfToken(),
+  };
+  const all = live(req, fields.createdAt);
   const ids = Object.keys(all);
   if (ids.length >= MAX_PENDING) delete all[ids[0]!];
   all[pending.id] = pending;
@@ -74,13 +110,30 @@ export function savePendingAuthorization(
   return pending;
 }
 
-/** The pending request `id` names, if it is in this session and not expired. */
-export function findPendingAuthorization(req: Request, clock: Clock, id: unknown): PendingAuthorization | undefined {
-  if (typeof id !== 'string' || id.length === 0 || !req.session.authorizations) return undefined;
-  const pending = Object.hasOwn(req.session.authorizations, id) ? req.session.authorizations[id] : undefined;
-  return pending && clock.now() - pending.createdAt < PENDING_TTL_MS ? pending : undefined;
+/** A visitor's sealed request, if it opens under this server's key, is this browser's and has not expired. */
+function openSealedRequest(deps: AuthDeps, req: Request, id: string): PendingAuthorization | undefined {
+  const visitor = visitorNonce(deps, req);
+  const plaintext = visitor === undefined ? undefined : visitorSealer(deps).open(id);
+  if (visitor === undefined || plaintext === undefined) return undefined;
+  const parsed = sealedRequest.safeParse(JSON.parse(plaintext));
+  if (!parsed.success || !constantTimeEqual(parsed.data.visitor, visitor)) return undefined;
+  const { visitor: _bound, ...fields } = parsed.data;
+  if (deps.clock.now() - fields.createdAt >= PENDING_TTL_MS) return undefined;
+  return { id, ...fields, loginRequired: true, csrfToken: newCsrfToken() };
 }
 
+/** The pending request `id` names, if it is this browser's and not expired. */
+export function findPendingAuthorization(deps: AuthDeps, req: Request, id: unknown): PendingAuthorization | undefined {
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_REQUEST_ID_LENGTH) return undefined;
+  const stored = req.session.authorizations;
+  const pending = stored && Object.hasOwn(stored, id) ? stored[id] : undefined;
+  if (pending) return deps.clock.now() - pending.createdAt < PENDING_TTL_MS ? pending : undefined;
+  // Once someone is signed in, requests live in the session: a sealed one was used up by the
+  // sign-in that carried it over (or belongs to a tab from before it, as a session's did).
+  return req.session.userId === undefined ? openSealedRequest(deps, req, id) : undefined;
+}
+
+/** Forgets a request kept in the session; a visitor's sealed one expires on its own. */
 export function removePendingAuthorization(req: Request, id: string): void {
   if (!req.session.authorizations || !Object.hasOwn(req.session.authorizations, id)) return;
   const { [id]: _removed, ...rest } = req.session.authorizations;

@@ -51,7 +51,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
     const prompt = checkPrompt(request);
     const codeChallenge = checkPkce(client, request);
     const signedIn = (await currentUser(deps.db, req)) !== undefined;
-    const pending = savePendingAuthorization(req, deps.clock, {
+    const pending = savePendingAuthorization(deps, req, res, {
       clientId: client.id,
       redirectUri,
       state,
@@ -64,7 +64,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
 
   // Where the sign-in and sign-up forms send the browser once the user is known (AZ-20).
   router.get(CONTINUE_PATH, session, async (req, res) => {
-    const pending = findPendingAuthorization(req, deps.clock, req.query.request);
+    const pending = findPendingAuthorization(deps, req, req.query.request);
     if (!pending) {
       throw new PageError(
         400,

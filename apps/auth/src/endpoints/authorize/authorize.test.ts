@@ -296,7 +296,9 @@ describe('SECURITY.md §2.7 and §4.1: the user is authenticated first', () => {
     expect(signInPage.html).toContain(client.name);
     const form = findForm(signInPage.html, '/signin')!;
     expect(Object.keys(form.fields).sort()).toEqual(['csrf_token', 'request']);
-    expect(form.fields.request).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // HD-06: nothing is stored for a visitor; the request travels sealed (AES-GCM), unreadable.
+    expect(form.fields.request).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+    expect(Buffer.from(form.fields.request!.slice(3), 'base64url').toString('latin1')).not.toContain(client.id);
 
     const afterSignIn = await submitSignIn(system, browser, signInPage, user);
     expect(afterSignIn.status).toBe(303);

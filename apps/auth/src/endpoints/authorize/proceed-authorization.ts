@@ -51,7 +51,7 @@ export async function proceedWithAuthorization(
       res,
       200,
       signInPage({
-        csrfToken: csrfTokenFor(req),
+        csrfToken: csrfTokenFor(deps, req, res),
         requestId: pending.id,
         clientName: client.name,
         email: user?.email,

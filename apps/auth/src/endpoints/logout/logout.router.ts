@@ -79,7 +79,7 @@ export function logoutRouter(deps: AuthDeps, session: RequestHandler): Router {
       sendPage(res, 200, signedOutPage());
       return;
     }
-    await sendSessionPage(req, res, 200, confirmSignOutPage({ user, csrfToken: csrfTokenFor(req), clientName: client?.name }));
+    await sendSessionPage(req, res, 200, confirmSignOutPage({ user, csrfToken: csrfTokenFor(deps, req, res), clientName: client?.name }));
   }
 
   // Express answers HEAD with the GET route: a HEAD (a link preview, a prefetch) must never

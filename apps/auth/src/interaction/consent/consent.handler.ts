@@ -18,7 +18,7 @@ import { decisionForm } from './consent.schema.ts';
 export function consentHandler(deps: AuthDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const pending = findPendingAuthorization(req, deps.clock, body.request);
+    const pending = findPendingAuthorization(deps, req, body.request);
     if (!pending) throw new CsrfRejected();
     assertCsrfToken(body[CSRF_FIELD], pending.csrfToken);
     const user = await currentUser(deps.db, req);

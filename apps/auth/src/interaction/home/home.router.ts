@@ -14,7 +14,7 @@ export function homeRouter(deps: AuthDeps, session: RequestHandler): Router {
       sendPage(res, 200, homePage({ user }));
       return;
     }
-    await sendSessionPage(req, res, 200, homePage({ user, csrfToken: csrfTokenFor(req) }));
+    await sendSessionPage(req, res, 200, homePage({ user, csrfToken: csrfTokenFor(deps, req, res) }));
   });
   return router;
 }

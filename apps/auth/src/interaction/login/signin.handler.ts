@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { authenticateUser, findActiveClient, InvalidCredentials, type User } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { assertSessionCsrf, csrfTokenFor } from '../../http/csrf.ts';
+import { assertFormCsrf, csrfTokenFor } from '../../http/csrf.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
@@ -26,7 +26,7 @@ async function pendingContext(deps: AuthDeps, res: Response, pending: PendingAut
 }
 
 async function renderSignIn(deps: AuthDeps, req: Request, res: Response, status: number, view: Partial<SignInView>) {
-  const pending = findPendingAuthorization(req, deps.clock, view.requestId);
+  const pending = findPendingAuthorization(deps, req, view.requestId);
   const context = await pendingContext(deps, res, pending);
   const returnTo = pending ? undefined : sameOriginPath(view.returnTo, deps.config.auth.url);
   await sendSessionPage(
@@ -40,7 +40,7 @@ async function renderSignIn(deps: AuthDeps, req: Request, res: Response, status:
       ...context,
       // prompt=login over a live session keeps saying why the password is asked again.
       reauthenticate: pending !== undefined && req.session.userId !== undefined,
-      csrfToken: csrfTokenFor(req),
+      csrfToken: csrfTokenFor(deps, req, res),
     }),
   );
 }
@@ -58,7 +58,7 @@ export function signInHandlers(deps: AuthDeps) {
     },
 
     async submit(req: Request, res: Response): Promise<void> {
-      assertSessionCsrf(req);
+      assertFormCsrf(deps, req);
       const form = signInForm.safeParse(req.body);
       if (!form.success) {
         await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED });
@@ -73,7 +73,7 @@ export function signInHandlers(deps: AuthDeps) {
         await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED, email, requestId: request, returnTo });
         return;
       }
-      const pending = findPendingAuthorization(req, deps.clock, request);
+      const pending = findPendingAuthorization(deps, req, request);
       await establishSession(req, deps.clock, user, pending);
       // OR-01: only a path on this server; a pending authorization resumes by its id (AZ-20).
       res.redirect(
@@ -83,7 +83,7 @@ export function signInHandlers(deps: AuthDeps) {
     },
 
     async signOut(req: Request, res: Response): Promise<void> {
-      assertSessionCsrf(req);
+      assertFormCsrf(deps, req);
       await endBrowserSession(deps, req, res);
       res.redirect(303, '/signin');
     },

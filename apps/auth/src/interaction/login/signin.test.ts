@@ -17,6 +17,7 @@ import { expectErrorPage, expectPageSecurityHeaders } from '../../endpoints/auth
 let system: TestSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;
 const COOKIE = 'lk_auth_sid';
+const VISITOR_COOKIE = 'lk_auth_form';
 
 beforeAll(async () => {
   // Failed sign-ins below would otherwise reach the default limit; rate-limit.test.ts covers it.
@@ -62,33 +63,44 @@ describe('DESIGN.md §4 sign-in page', () => {
     expectPageSecurityHeaders(page);
   });
 
-  it('D-9 the session cookie is lk_auth_sid: HttpOnly, SameSite=Lax, Path=/, no Domain', async () => {
-    const page = await fetchPage(system, new CookieJar(), '/signin');
-    const cookie = page.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!;
+  it('D-9 the session cookie is lk_auth_sid: HttpOnly, SameSite=Lax, Path=/, no Domain; set by signing in', async () => {
+    const answer = await signIn(system, new CookieJar(), user);
+    const cookie = answer.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!;
     expect(cookie).toBeDefined();
     expect(cookie).toMatch(/; HttpOnly/);
     expect(cookie).toMatch(/; SameSite=Lax/);
     expect(cookie).toMatch(/; Path=\//);
     expect(cookie).not.toMatch(/Domain=/i);
   });
+
+  it('HD-06 the page sets only the visitor cookie lk_auth_form (HttpOnly, SameSite=Lax, Path=/, no Domain) and stores nothing', async () => {
+    const before = await sessionRows();
+    const page = await fetchPage(system, new CookieJar(), '/signin');
+    const cookies = page.headers.getSetCookie();
+    expect(cookies.map((c) => c.split('=')[0])).toEqual([VISITOR_COOKIE]);
+    expect(cookies[0]).toMatch(/^lk_auth_form=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(await sessionRows()).toBe(before);
+  });
 });
 
 describe('sign-in', () => {
   it('success: 303 to /, the session id is regenerated (fixation), the home page names the user', async () => {
+    // An attacker signs in to an account of their own and plants that session id in the victim's browser.
+    const mallory = await makeUser(system, 'Mallory');
+    const attacker = new CookieJar();
+    await signIn(system, attacker, mallory);
+    const planted = attacker.get(COOKIE)!;
+    expect(planted).toBeDefined();
     const jar = new CookieJar();
-    const page = await fetchPage(system, jar, '/signin');
-    const preLogin = jar.get(COOKIE)!;
+    jar.set(COOKIE, planted);
+    const page = await fetchPage(system, jar, '/signin?request=x');
     const answer = await submitSignIn(system, jar, page, user);
     expect(answer.status).toBe(303);
-    expect(answer.location).toBe(`${system.authUrl}/`);
     const postLogin = jar.get(COOKIE)!;
-    expect(postLogin).not.toBe(preLogin);
+    expect(postLogin).not.toBe(planted);
     expect(await whoAmI(jar)).toBe(user.email);
-
-    // The pre-login id an attacker might have planted is worth nothing.
-    const planted = new CookieJar();
-    planted.set(COOKIE, preLogin);
-    expect(await whoAmI(planted)).toBeUndefined();
+    // The planted id is worth nothing now: the sign-in replaced it, so it names nobody.
+    expect(await whoAmI(attacker)).toBeUndefined();
   });
 
   it('email is matched case-insensitively and trimmed', async () => {
@@ -237,20 +249,33 @@ describe('DESIGN.md D9 cookie over https (behind a TLS-terminating proxy)', () =
     await https?.close();
   });
 
-  it('the cookie is __Host-lk_auth_sid: Secure, HttpOnly, SameSite=Lax, Path=/, no Domain; HSTS is sent', async () => {
-    const response = await fetch(`${origin}/signin`, { headers: { 'x-forwarded-proto': 'https' } });
-    expect(response.status).toBe(200);
-    const cookie = response.headers.getSetCookie().find((c) => c.startsWith('__Host-lk_auth_sid='));
-    expect(cookie).toBeDefined();
-    expect(cookie).toMatch(/; Secure/);
-    expect(cookie).toMatch(/; HttpOnly/);
-    expect(cookie).toMatch(/; SameSite=Lax/);
-    expect(cookie).toMatch(/; Path=\//);
-    expect(cookie).not.toMatch(/Domain=/i);
-    expect(response.headers.get('strict-transport-security')).toMatch(/^max-age=31536000/);
+  it('the cookies are __Host-lk_auth_form and __Host-lk_auth_sid: Secure, HttpOnly, SameSite=Lax, Path=/, no Domain; HSTS is sent', async () => {
+    const proxied = { 'x-forwarded-proto': 'https' };
+    const page = await fetch(`${origin}/signin`, { headers: proxied });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('strict-transport-security')).toMatch(/^max-age=31536000/);
+    const visitor = page.headers.getSetCookie().find((c) => c.startsWith('__Host-lk_auth_form='))!;
+    const csrfToken = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
+    const owner = await makeUser(https, 'Hattie Https');
+    const answer = await fetch(`${origin}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...proxied, cookie: visitor.split(';')[0]!, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf_token: csrfToken, email: owner.email, password: owner.password }).toString(),
+    });
+    expect(answer.status).toBe(303);
+    const session = answer.headers.getSetCookie().find((c) => c.startsWith('__Host-lk_auth_sid='));
+    for (const cookie of [visitor, session]) {
+      expect(cookie).toBeDefined();
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; SameSite=Lax/);
+      expect(cookie).toMatch(/; Path=\//);
+      expect(cookie).not.toMatch(/Domain=/i);
+    }
   });
 
-  it('over plain http (no proxy header) the Secure cookie is withheld rather than sent insecurely', async () => {
+  it('over plain http (no proxy header) the Secure cookies are withheld rather than sent insecurely', async () => {
     const response = await fetch(`${origin}/signin`);
     expect(response.headers.getSetCookie()).toEqual([]);
   });

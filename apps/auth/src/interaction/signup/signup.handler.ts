@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { Conflict, createUser, findActiveClient, ValidationFailed, type User } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { assertSessionCsrf, csrfTokenFor } from '../../http/csrf.ts';
+import { assertFormCsrf, csrfTokenFor } from '../../http/csrf.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
@@ -21,7 +21,7 @@ async function renderSignUp(
   status: number,
   view: { requestId?: unknown; returnTo?: unknown; values?: SignUpView['values']; errors?: FieldErrors },
 ): Promise<void> {
-  const pending = findPendingAuthorization(req, deps.clock, view.requestId);
+  const pending = findPendingAuthorization(deps, req, view.requestId);
   const client = pending ? await findActiveClient(deps.db, pending.clientId) : undefined;
   if (pending) allowFormActionTo(res, pending.redirectUri);
   await sendSessionPage(
@@ -29,7 +29,7 @@ async function renderSignUp(
     res,
     status,
     signUpPage({
-      csrfToken: csrfTokenFor(req),
+      csrfToken: csrfTokenFor(deps, req, res),
       requestId: pending?.id,
       returnTo: pending ? undefined : sameOriginPath(view.returnTo, deps.config.auth.url),
       clientName: client?.name,
@@ -61,7 +61,7 @@ export function signUpHandlers(deps: AuthDeps) {
     },
 
     async submit(req: Request, res: Response): Promise<void> {
-      assertSessionCsrf(req);
+      assertFormCsrf(deps, req);
       const form = signUpForm.safeParse(req.body);
       if (!form.success) {
         await renderSignUp(deps, req, res, 422, { errors: { form: 'Fill in your name, email and password.' } });
@@ -85,7 +85,7 @@ export function signUpHandlers(deps: AuthDeps) {
         });
         return;
       }
-      const pending = findPendingAuthorization(req, deps.clock, request);
+      const pending = findPendingAuthorization(deps, req, request);
       await establishSession(req, deps.clock, user, pending);
       res.redirect(
         303,
