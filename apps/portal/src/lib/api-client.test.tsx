@@ -62,4 +62,13 @@ describe('api client', () => {
     await expect(apiRequest('/bff/api/thing')).rejects.toBeInstanceOf(SessionEndedError);
     await expectSignInRedirect('/tokens?page=2&q=a%20b');
   });
+
+  it('several requests answered 401 together send the browser to sign in once', async () => {
+    window.history.replaceState(null, '', '/clients');
+    capture('get', '/bff/api/thing', () => HttpResponse.json({ error: 'unauthenticated' }, { status: 401 }));
+    const answers = await Promise.allSettled([1, 2, 3].map(() => apiRequest('/bff/api/thing')));
+    expect(answers.every((a) => a.status === 'rejected' && a.reason instanceof SessionEndedError)).toBe(true);
+    expect(window.location.assign).toHaveBeenCalledTimes(1);
+    expect(window.location.assign).toHaveBeenCalledWith(`/bff/login?returnTo=${encodeURIComponent('/clients')}`);
+  });
 });

@@ -38,11 +38,29 @@ export class SessionEndedError extends ApiError {
 
 export const PORTAL_HEADER = 'X-Latchkey-Portal';
 
+/**
+ * Set once this page has left for sign-in. Several requests answered 401 together start one
+ * sign-in, not one each: each /bff/login replaces the browser's login transaction, and two in
+ * flight can leave the cookie of one beside the authorization request of the other, so the
+ * callback is refused ("does not belong to the sign-in this browser started").
+ */
+let leavingForSignIn = false;
+// A page restored from the back-forward cache is on screen again and may need to sign in anew.
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) leavingForSignIn = false;
+});
+
 /** Sends the browser to the BFF's sign-in, which returns it to the current page afterwards. */
 export function redirectToSignIn(): void {
   // After Sign out, a late answer must not sign the user straight back in.
-  if (window.location.pathname === paths.signedOut.path) return;
+  if (window.location.pathname === paths.signedOut.path || leavingForSignIn) return;
+  leavingForSignIn = true;
   window.location.assign(bff.login(window.location.pathname + window.location.search));
+}
+
+/** Tests only: the page is fresh again (window.location.assign is stubbed there, so it never leaves). */
+export function resetSignInRedirect(): void {
+  leavingForSignIn = false;
 }
 
 function fallbackMessage(status: number): string {

@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
+import { resetSignInRedirect } from '../lib/api-client.ts';
 import { clearToasts } from '../lib/toasts.ts';
 import { recordConsoleError, takeConsoleErrors } from './console-guard.ts';
 import { resetMockDb } from './mocks/db.ts';
@@ -33,6 +34,7 @@ afterEach(() => {
   server.resetHandlers();
   resetMockDb();
   clearToasts();
+  resetSignInRedirect();
   window.localStorage.clear();
   window.sessionStorage.clear();
   vi.restoreAllMocks();
