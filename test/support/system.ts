@@ -11,6 +11,7 @@ import { ManualClock, provisionPortalClient } from '@latchkey/core';
 import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@latchkey/db';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { createApiApp } from '../../apps/api/src/app.ts';
+import { FaultInjector } from './faults.ts';
 import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
 import { createTestDatabase, type Engine } from './test-database.ts';
 
@@ -26,6 +27,8 @@ export interface TestSystem {
   dataDir: string;
   /** Every JSON log line both servers wrote. */
   logs: string[];
+  /** Makes the servers' queries on a table fail with a chosen error (faults.ts). */
+  faults: FaultInjector;
   /**
    * Everything the database holds, as text, to search for secrets at rest (TS-01): SQLite's
    * files (main, write-ahead log, shared memory) read as latin1, or on PostgreSQL every row of
@@ -56,7 +59,8 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
     ...env,
   });
   // Through the configuration, as the servers' openDatabase does (DATABASE_URL or DATA_DIR).
-  const db = createDatabase(databaseOptionsFor(config));
+  const faults = new FaultInjector();
+  const db = createDatabase(databaseOptionsFor(config)).withPlugin(faults);
   await migrateToLatest(db);
   const clock = new ManualClock(Date.now());
   await provisionPortalClient(db, clock, config);
@@ -74,6 +78,7 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
     clock,
     dataDir,
     logs,
+    faults,
     async databaseText() {
       if ('url' in database.options) {
         const client = new pg.Client({ connectionString: database.options.url });

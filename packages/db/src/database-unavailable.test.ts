@@ -2,6 +2,7 @@
 // which are errors of the request. The real PostgreSQL errors are produced against a real
 // server in postgres-pool.postgres.test.ts; these are the shapes, for both engines.
 import { describe, expect, it } from 'vitest';
+import { createDatabase } from './create-database.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { ConnectionAbandonedError } from './postgres-pool.ts';
 
@@ -15,6 +16,16 @@ describe('isDatabaseUnavailable', () => {
     for (const code of [5, 6, 7, 8, 10, 11, 13, 14, 15, 10 | (3 << 8), 5 | (1 << 8)]) {
       expect(isDatabaseUnavailable(sqlite(code)), String(code)).toBe(true);
     }
+  });
+
+  it('a destroyed database handle (Kysely, either engine: the instance is shutting down) cannot serve', async () => {
+    const db = createDatabase({ sqlitePath: ':memory:' });
+    await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+    await db.destroy();
+    const error = await db.selectNoFrom((eb) => eb.val(1).as('one')).execute().catch((err: unknown) => err);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    // A bug is not an outage.
+    expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
   });
 
   it('SQLite: a constraint violation or a bad statement is the request, not the database', () => {

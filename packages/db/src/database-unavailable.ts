@@ -45,6 +45,12 @@ const POSTGRES_DRIVER_MESSAGES = [
   /^Client was closed and is not queryable$/,
 ];
 
+/**
+ * Kysely's answer once the database handle was destroyed (the instance is shutting down, or
+ * its pool was closed under it): this instance cannot serve, another may. Both engines.
+ */
+const CLOSED_DATABASE_MESSAGES = [/^driver has already been destroyed$/];
+
 function isUnavailableCause(e: Error): boolean {
   if (e instanceof ConnectionAbandonedError) return true;
   const { code, errcode } = e as { code?: unknown; errcode?: unknown };
@@ -54,7 +60,7 @@ function isUnavailableCause(e: Error): boolean {
     // SQLSTATEs are five characters; pg's DatabaseError carries one in `code`.
     if (code.length === 5 && (code.startsWith('08') || code.startsWith('53'))) return true;
   }
-  return POSTGRES_DRIVER_MESSAGES.some((pattern) => pattern.test(e.message));
+  return [...POSTGRES_DRIVER_MESSAGES, ...CLOSED_DATABASE_MESSAGES].some((pattern) => pattern.test(e.message));
 }
 
 /**

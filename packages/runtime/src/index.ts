@@ -13,6 +13,8 @@ export { requestLogger } from './http/request-logger.ts';
 export { healthEndpoints } from './http/health.ts';
 export { isDependencyFailure } from './http/dependency-failure.ts';
 export { HttpError } from './http/http-error.ts';
+export { classifyError, RETRY_AFTER_SECONDS } from './http/classify-error.ts';
+export type { ErrorKind } from './http/classify-error.ts';
 export { bodyReadError } from './http/body-read-error.ts';
 export type { BodyReadError } from './http/body-read-error.ts';
 export { parseTrustProxy } from './http/trust-proxy.ts';

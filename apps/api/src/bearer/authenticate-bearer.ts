@@ -2,6 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { authenticateAccessToken, InvalidToken, type Clock, type Principal } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import { isDependencyFailure, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
 import type { BearerCredentials } from './bearer-credentials.ts';
 
 /** Why a request gets no further than the token check, as an HTTP answer. */
@@ -40,10 +41,11 @@ function invalidToken(description: string): BearerRejection {
 /**
  * D-10: when the token cannot be checked (the database failed), the answer is 503 with
  * Retry-After, never 401: a client that sees `invalid_token` discards a token that may be fine.
+ * A bug in the check is thrown on, a 500, never retried as an outage.
  */
 const UNAVAILABLE: BearerRejection = Object.freeze({
   status: 503,
-  headers: { 'retry-after': '5' },
+  headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
   message: 'The service is temporarily unavailable. Try again shortly.',
   code: 'SERVICE_UNAVAILABLE',
 });
@@ -62,6 +64,8 @@ export async function authenticateBearer(deps: BearerDeps, credentials: BearerCr
     return { ok: true, principal: await authenticateAccessToken(deps.db, deps.clock, credentials.token) };
   } catch (err) {
     if (err instanceof InvalidToken) return { ok: false, rejection: invalidToken(err.description) };
+    // Anything else is not the token's fault: an outage (503) or a bug, which the app answers 500.
+    if (!isDependencyFailure(err)) throw err;
     deps.logger.error({ err }, 'token check failed: database unavailable');
     return { ok: false, rejection: UNAVAILABLE };
   }

@@ -33,6 +33,10 @@ describe.runIf(testEngine() === 'sqlite')('D-10 the token cannot be checked (SQL
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'latchkey-api-dbdown-'));
     db = createDatabase({ sqlitePath: sqlitePathFor(dataDir) });
+    // The handle is closed under the server (shutting down, pool gone): an outage. A file
+    // without the schema would be a wrongly deployed database, answered 500 (issue 16).
+    await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+    await db.destroy();
     const captured = capturingLogger();
     lines = captured.lines;
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });

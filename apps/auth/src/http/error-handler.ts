@@ -1,12 +1,9 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { bodyReadError, isDependencyFailure } from '@latchkey/runtime';
+import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
 import { PageError } from './page-error.ts';
 import { sendPage } from './send-page.ts';
 import { errorPage } from './views/error-page.view.ts';
-
-/** Seconds a client should wait after a 503 (D-10). */
-export const RETRY_AFTER_SECONDS = 5;
 
 /** Machine clients (token, revocation, account, metadata) get JSON; browsers get a page. */
 const JSON_PATHS = /^\/(?:oauth\/token|oauth\/revoke|account|\.well-known)(?:\/|$)/;
@@ -23,18 +20,14 @@ interface Failure {
   advice?: string | undefined;
 }
 
-/** A form that could not be read (HD-02): too large, in an encoding not read here, or not what it claims. */
-function bodyParserFailure(err: unknown): Failure | undefined {
-  const failure = bodyReadError(err);
-  if (!failure) return undefined;
-  return {
-    status: failure.status,
-    error: 'invalid_request',
-    title: failure.status === 413 ? 'Request too large' : 'Bad request',
-    detail: failure.status === 413 ? 'The form you sent was too large.' : 'The form you sent could not be read.',
-  };
-}
+const SERVER_ERROR: Failure = {
+  status: 500,
+  error: 'server_error',
+  title: 'Something went wrong',
+  detail: 'An unexpected error occurred on our side. Please try again.',
+};
 
+/** The runtime's classification as a page; the pages' own PageError first (it carries a status too). */
 function classify(err: unknown): Failure {
   if (err instanceof PageError) {
     return {
@@ -45,22 +38,30 @@ function classify(err: unknown): Failure {
       advice: err.advice,
     };
   }
-  if (isDependencyFailure(err)) {
-    return {
-      status: 503,
-      error: 'temporarily_unavailable',
-      title: 'Latchkey is temporarily unavailable',
-      detail: 'We could not reach our database. Please try again in a few seconds.',
-    };
+  const kind = classifyError(err);
+  switch (kind.kind) {
+    case 'input':
+      // A form that could not be read (HD-02): too large, in an encoding not read here, or not what it claims.
+      return {
+        status: kind.status,
+        error: 'invalid_request',
+        title: kind.status === 413 ? 'Request too large' : 'Bad request',
+        detail: kind.status === 413 ? 'The form you sent was too large.' : 'The form you sent could not be read.',
+      };
+    case 'dependency':
+      return {
+        status: 503,
+        error: 'temporarily_unavailable',
+        title: 'Latchkey is temporarily unavailable',
+        detail: 'We could not reach our database. Please try again in a few seconds.',
+      };
+    case 'http':
+      return { status: kind.error.status, error: kind.error.code, title: 'Request refused', detail: kind.error.description };
+    // A rule of core that no page handler answered is a bug of the page, like any other.
+    case 'domain':
+    case 'bug':
+      return SERVER_ERROR;
   }
-  return (
-    bodyParserFailure(err) ?? {
-      status: 500,
-      error: 'server_error',
-      title: 'Something went wrong',
-      detail: 'An unexpected error occurred on our side. Please try again.',
-    }
-  );
 }
 
 function send(req: Request, res: Response, failure: Failure): void {

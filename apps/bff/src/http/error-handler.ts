@@ -1,12 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { bodyReadError, isDependencyFailure } from '@latchkey/runtime';
-import { BffHttpError, MethodNotAllowed, NotFound, SessionEnded } from './bff.errors.ts';
+import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
+import { MethodNotAllowed, NotFound, SessionEnded } from './bff.errors.ts';
 import { sendNotice } from './notice-page.ts';
-
-/** Seconds a client should wait after a 503 (D-10). */
-export const RETRY_AFTER_SECONDS = '5';
 
 /** Top-level browser navigations get a page; the SPA's fetches get JSON. */
 const PAGE_ROUTES = /^\/bff\/(?:login|callback)\/?$/i;
@@ -17,33 +14,33 @@ interface Failure {
   description: string;
 }
 
-/** A body that could not be read (HD-02): too large, an encoding or charset not read here, or malformed. */
-function bodyParserFailure(err: unknown): Failure | undefined {
-  const failure = bodyReadError(err);
-  if (!failure) return undefined;
-  if (failure.status === 413) return { status: 413, code: 'payload_too_large', description: 'The request body is too large.' };
-  if (failure.status === 415) return { status: 415, code: 'unsupported_media_type', description: 'Send UTF-8 application/json.' };
-  return { status: 400, code: 'invalid_request', description: 'The request could not be read.' };
-}
+const BODY_FAILURE = {
+  400: { code: 'invalid_request', description: 'The request could not be read.' },
+  413: { code: 'payload_too_large', description: 'The request body is too large.' },
+  415: { code: 'unsupported_media_type', description: 'Send UTF-8 application/json.' },
+} as const;
 
+/** The runtime's classification in the portal's JSON terms (BffHttpErrors carry their own). */
 function classify(err: unknown): Failure {
-  if (err instanceof BffHttpError) return { status: err.status, code: err.code, description: err.description };
-  // The session store (database or Redis) failed: BF-RD-01, 503 and never a 401. Upstream
-  // failures are BffHttpErrors already (upstream_unavailable, upstream_timeout).
-  if (isDependencyFailure(err)) {
-    return {
-      status: 503,
-      code: 'temporarily_unavailable',
-      description: 'The portal is temporarily unavailable. Try again in a few seconds.',
-    };
+  const kind = classifyError(err);
+  switch (kind.kind) {
+    case 'http':
+      return { status: kind.error.status, code: kind.error.code, description: kind.error.description };
+    case 'input':
+      // A body that could not be read (HD-02): too large, an encoding or charset not read here, or malformed.
+      return { status: kind.status, ...BODY_FAILURE[kind.status] };
+    case 'dependency':
+      // The session store (database or Redis) failed: BF-RD-01, 503 and never a 401. Upstream
+      // failures are BffHttpErrors already (upstream_unavailable, upstream_timeout).
+      return {
+        status: 503,
+        code: 'temporarily_unavailable',
+        description: 'The portal is temporarily unavailable. Try again in a few seconds.',
+      };
+    case 'domain':
+    case 'bug':
+      return { status: 500, code: 'server_error', description: 'An unexpected error occurred. Try again.' };
   }
-  return (
-    bodyParserFailure(err) ?? {
-      status: 500,
-      code: 'server_error',
-      description: 'An unexpected error occurred. Try again.',
-    }
-  );
 }
 
 /** The path of a request, without its query string (which may hold a code or state). */
@@ -64,7 +61,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 function send(req: IncomingMessage, res: ServerResponse, failure: Failure): void {
-  if (failure.status === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
+  if (failure.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   if (PAGE_ROUTES.test(pathOf(req))) {
     const signInAgain = { href: '/bff/login', label: 'Sign in again' };
     sendNotice(res, failure.status, {

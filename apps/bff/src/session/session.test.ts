@@ -209,6 +209,12 @@ async function brokenDatabase(): Promise<{ db: Db; remove(): void }> {
           timeoutMs: 1000,
         })
       : createDatabase({ sqlitePath: sqlitePathFor(dir) });
+  if (testEngine() !== 'postgres') {
+    // A handle closed under the server: an outage. (A file without the schema would be a
+    // wrongly deployed database, which issue 16 answers 500, not 503.)
+    await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+    await db.destroy();
+  }
   return { db, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import express, { Router, type Request } from 'express';
-import { RETRY_AFTER_SECONDS } from '../http/error-handler.ts';
+import { RETRY_AFTER_SECONDS } from '@latchkey/runtime';
 import { sendNotice } from '../http/notice-page.ts';
 
 /** Vite names every file under assets/ by its content hash: it can be cached for good. */
@@ -40,7 +40,7 @@ export function spaRouter(distDir: string): Router {
       return;
     }
     if (!existsSync(indexFile)) {
-      res.set('Retry-After', RETRY_AFTER_SECONDS);
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       sendNotice(res, 503, {
         title: 'The portal is not built yet',
         detail: 'The developer portal’s pages have not been built. Run `npm start`, which builds them, then reload.',

@@ -1,12 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
-import { DomainError, ErrorCode } from '@latchkey/core';
-import { bodyReadError, DependencyUnavailableError } from '@latchkey/runtime';
+import { ErrorCode } from '@latchkey/core';
+import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
 import type { AuthDeps } from '../../deps.ts';
 import { credentialsOf } from './client-credentials.ts';
 import { setNoStore } from './no-store.middleware.ts';
-
-/** Seconds a client should wait after a 503 (D-10). */
-const RETRY_AFTER_SECONDS = 5;
 
 /** RFC 6749 §5.2: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (AC-10). */
 const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
@@ -26,37 +23,40 @@ interface OAuthFailure {
   description: string;
 }
 
-/** A body that could not be read (TK-03, TK-05, HD-02): 413, 415 or 400, always invalid_request. */
-function bodyParserFailure(err: unknown): OAuthFailure | undefined {
-  const failure = bodyReadError(err);
-  if (!failure) return undefined;
-  const description = {
-    400: 'The request body could not be read.',
-    413: 'The request body is too large.',
-    415: 'The request body must be an unencoded (or gzip, deflate or br) UTF-8 form.',
-  }[failure.status];
-  return { status: failure.status, error: ErrorCode.invalidRequest, description };
-}
+/** A body that could not be read (TK-03, TK-05, HD-02): always invalid_request. */
+const BODY_DESCRIPTION = {
+  400: 'The request body could not be read.',
+  413: 'The request body is too large.',
+  415: 'The request body must be an unencoded (or gzip, deflate or br) UTF-8 form.',
+} as const;
 
+const SERVER_ERROR: OAuthFailure = {
+  status: 500,
+  error: 'server_error',
+  description: 'The authorization server encountered an unexpected error.',
+};
+
+/** The runtime's classification in RFC 6749 §5.2's terms. A core error these endpoints never answer with is a bug. */
 function classify(err: unknown): OAuthFailure {
-  if (err instanceof DomainError) {
-    const status = STATUS_BY_CODE.get(err.code);
-    if (status !== undefined) return { status, error: err.code, description: err.description };
-  }
-  if (err instanceof DependencyUnavailableError) {
-    return {
-      status: 503,
-      error: 'temporarily_unavailable',
-      description: 'The authorization server cannot reach its database. Try again shortly.',
-    };
-  }
-  return (
-    bodyParserFailure(err) ?? {
-      status: 500,
-      error: 'server_error',
-      description: 'The authorization server encountered an unexpected error.',
+  const kind = classifyError(err);
+  switch (kind.kind) {
+    case 'domain': {
+      const status = STATUS_BY_CODE.get(kind.error.code);
+      return status === undefined ? SERVER_ERROR : { status, error: kind.error.code, description: kind.error.description };
     }
-  );
+    case 'http':
+      return { status: kind.error.status, error: kind.error.code, description: kind.error.description };
+    case 'input':
+      return { status: kind.status, error: ErrorCode.invalidRequest, description: BODY_DESCRIPTION[kind.status] };
+    case 'dependency':
+      return {
+        status: 503,
+        error: 'temporarily_unavailable',
+        description: 'The authorization server cannot reach its database. Try again shortly.',
+      };
+    case 'bug':
+      return SERVER_ERROR;
+  }
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import { revokeTokenForClient } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { callCore } from '../client-auth/call-core.ts';
 import { clientOf } from '../client-auth/client-auth.middleware.ts';
 import { paramsOf, parseParams } from '../client-auth/oauth-params.ts';
 import { revokeParams } from './revoke.schema.ts';
@@ -16,7 +15,7 @@ import { revokeParams } from './revoke.schema.ts';
 export function revokeToken(deps: AuthDeps): RequestHandler {
   return async (_req, res) => {
     const { token } = parseParams(revokeParams, paramsOf(res));
-    await callCore(() => revokeTokenForClient(deps.db, deps.clock, clientOf(res), token));
+    await revokeTokenForClient(deps.db, deps.clock, clientOf(res), token);
     res.status(200).end();
   };
 }

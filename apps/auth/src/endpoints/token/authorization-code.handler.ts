@@ -1,6 +1,5 @@
 import { redeemAuthorizationCode, type Client, type TokenPair } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { callCore } from '../client-auth/call-core.ts';
 import { parseParams, type OAuthParams } from '../client-auth/oauth-params.ts';
 import { authorizationCodeParams } from './token.schema.ts';
 
@@ -15,12 +14,10 @@ export async function exchangeAuthorizationCode(
   params: OAuthParams,
 ): Promise<TokenPair> {
   const input = parseParams(authorizationCodeParams, params);
-  return callCore(() =>
-    redeemAuthorizationCode(deps.db, deps.clock, deps.config, {
-      client,
-      code: input.code,
-      redirectUri: input.redirect_uri,
-      codeVerifier: input.code_verifier,
-    }),
-  );
+  return redeemAuthorizationCode(deps.db, deps.clock, deps.config, {
+    client,
+    code: input.code,
+    redirectUri: input.redirect_uri,
+    codeVerifier: input.code_verifier,
+  });
 }

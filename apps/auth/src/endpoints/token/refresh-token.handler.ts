@@ -1,6 +1,5 @@
 import { refreshTokens, type Client, type TokenPair } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { callCore } from '../client-auth/call-core.ts';
 import { parseParams, type OAuthParams } from '../client-auth/oauth-params.ts';
 import { refreshTokenParams } from './token.schema.ts';
 
@@ -11,5 +10,5 @@ import { refreshTokenParams } from './token.schema.ts';
  */
 export async function exchangeRefreshToken(deps: AuthDeps, client: Client, params: OAuthParams): Promise<TokenPair> {
   const input = parseParams(refreshTokenParams, params);
-  return callCore(() => refreshTokens(deps.db, deps.clock, deps.config, client, input.refresh_token));
+  return refreshTokens(deps.db, deps.clock, deps.config, client, input.refresh_token);
 }
