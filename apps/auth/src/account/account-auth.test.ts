@@ -103,7 +103,7 @@ describe('DESIGN.md D8: only the portal’s first-party token is accepted', () =
       const before = await snapshot();
       const res = await call(endpoint, {});
       expect(res.status).toBe(401);
-      expect(res.body.error).toBe('unauthorized');
+      expect(res.body.error).toBe('unauthenticated');
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account"');
       expectNoStore(res);
       expect(await snapshot()).toBe(before);

@@ -10,7 +10,7 @@ export abstract class AccountHttpError extends HttpError {}
 /** RFC 6750 §3: no credentials at all, so the challenge carries no error code. */
 export class MissingToken extends AccountHttpError {
   readonly status = 401;
-  readonly code = 'unauthorized';
+  readonly code = 'unauthenticated';
 }
 
 /** RFC 6750 §3.1 `invalid_request`: an Authorization header that is not a well-formed Bearer credential. */
