@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '@latchkey/config';
+import { ACCOUNT_ROUTES } from '@latchkey/contracts';
 import { MethodNotAllowed, NotFound } from '../http/bff.errors.ts';
 import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts';
 import { forwardTo, rawBody } from './forward.handler.ts';
@@ -29,58 +30,29 @@ export interface AccountProxyDeps {
 }
 
 /**
- * /bff/api/* → the authorization server's /account/* (DESIGN.md D8), route by route: each
- * path here maps to one fixed upstream path, and anything else is 404 (BF-PX-01).
+ * /bff/api/* → the authorization server's /account/* (DESIGN.md D8), built from the one route
+ * table of packages/contracts: each path maps to one fixed upstream path (an `:id` only when it
+ * is a well-formed id), each method the table names is forwarded, any other is 405, and
+ * anything else is 404 (BF-PX-01).
  */
 export function accountProxyRouter(deps: AccountProxyDeps): Router {
   const router = Router();
   const base = `${deps.config.auth.url}/account`;
-  const forward = (target: (req: Request) => string) =>
-    forwardTo(deps.tokens, deps.upstream, 'authorization server', (req) => `${base}${target(req)}`);
-  const read = [...deps.portalRequest, deps.session, requireSignIn];
-  const write = [...deps.portalRequest, deps.session, requireSignIn, rawBody];
-
-  router.get(
-    '/bff/api/me',
-    ...read,
-    forward(() => '/me'),
-  );
-  router.all('/bff/api/me', allowOnly('GET, HEAD'));
-
-  router.get(
-    '/bff/api/clients',
-    ...read,
-    forward(() => '/clients'),
-  );
-  router.post(
-    '/bff/api/clients',
-    ...write,
-    forward(() => '/clients'),
-  );
-  router.all('/bff/api/clients', allowOnly('GET, HEAD, POST'));
-  router.post(
-    '/bff/api/clients/:id/revoke',
-    ...write,
-    forward((req) => `/clients/${idOf(req)}/revoke`),
-  );
-  router.all('/bff/api/clients/:id/revoke', allowOnly('POST'));
-
-  router.get(
-    '/bff/api/tokens',
-    ...read,
-    forward(() => '/tokens'),
-  );
-  router.post(
-    '/bff/api/tokens',
-    ...write,
-    forward(() => '/tokens'),
-  );
-  router.all('/bff/api/tokens', allowOnly('GET, HEAD, POST'));
-  router.post(
-    '/bff/api/tokens/:id/revoke',
-    ...write,
-    forward((req) => `/tokens/${idOf(req)}/revoke`),
-  );
-  router.all('/bff/api/tokens/:id/revoke', allowOnly('POST'));
+  const chains = {
+    GET: [...deps.portalRequest, deps.session, requireSignIn],
+    POST: [...deps.portalRequest, deps.session, requireSignIn, rawBody],
+  };
+  for (const route of ACCOUNT_ROUTES) {
+    const target = (req: Request) => `${base}${route.path.replace(':id', () => idOf(req))}`;
+    const forward = forwardTo(deps.tokens, deps.upstream, 'authorization server', target);
+    const methods = Object.keys(route.answers) as Array<keyof typeof chains>;
+    for (const method of methods) {
+      const chain = [...chains[method], forward];
+      if (method === 'GET') router.get(`/bff/api${route.path}`, ...chain);
+      else router.post(`/bff/api${route.path}`, ...chain);
+    }
+    const allow = methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
+    router.all(`/bff/api${route.path}`, allowOnly(allow));
+  }
   return router;
 }

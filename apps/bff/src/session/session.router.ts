@@ -1,3 +1,4 @@
+import type { SessionJson } from '@latchkey/contracts';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '@latchkey/logging';
 import { MethodNotAllowed } from '../http/bff.errors.ts';
@@ -26,7 +27,8 @@ function allowOnly(allow: string): RequestHandler {
 /** GET /bff/session: who is signed in, from the session alone (no upstream call). */
 function getSession(req: Request, res: Response): void {
   const { user } = signInOf(req);
-  res.json({ user: { id: user.id, name: user.name, email: user.email } });
+  const answer: SessionJson = { user: { id: user.id, name: user.name, email: user.email } };
+  res.json(answer);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAccessToken, InvalidToken, systemClock } from '@latchkey/core';
+import { adminTokenJson } from '@latchkey/contracts';
 import { digest } from '@latchkey/credentials';
 import {
   createSandbox,
@@ -59,6 +60,8 @@ describe('admin CLI: token commands', () => {
       last4: token.slice(-4),
       status: 'active',
     });
+    // Issue 16: the output is the contract's AdminTokenJson, every field of it and no other.
+    for (const entry of list.json as unknown[]) expect(adminTokenJson.parse(entry)).toEqual(entry);
   });
 
   it('token create --expires-in-days N sets the expiry; a bad N exits 2 and creates nothing', async () => {

@@ -1,4 +1,5 @@
 import { createPersonalAccessToken, listAllTokens, revokeAccessToken, type TokenSummary } from '@latchkey/core';
+import type { AdminTokenJson } from '@latchkey/contracts';
 import type { Command } from '../command.ts';
 import { optionalOption, parseOptions, requireOption } from '../parse-options.ts';
 import { UsageError } from '../usage-error.ts';
@@ -15,16 +16,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_DAYS = 5 * 365;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-/** A token as operators see it: never the value, only its last four characters. */
-function presentToken(token: TokenSummary) {
+/** A token as operators see it (the contract's AdminTokenJson): never the value, only its last four characters. */
+function presentToken(token: TokenSummary): AdminTokenJson {
   return {
     id: token.id,
     name: token.name,
     kind: token.kind,
     last4: token.last4,
     client_id: token.clientId,
-    created_at: iso(token.createdAt),
-    expires_at: iso(token.expiresAt),
+    created_at: new Date(token.createdAt).toISOString(),
+    expires_at: new Date(token.expiresAt).toISOString(),
     last_used_at: iso(token.lastUsedAt),
     revoked_at: iso(token.revokedAt),
     status: token.status,

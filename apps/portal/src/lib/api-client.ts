@@ -122,12 +122,27 @@ export async function bffFetch(path: string, request: BffRequest = {}): Promise<
   return response;
 }
 
-/** A JSON request: resolves with the parsed body of a 2xx, rejects with an ApiError otherwise. */
-export async function apiRequest<T>(path: string, request: BffRequest = {}): Promise<T> {
+/** What an answer must look like: one of packages/contracts' schemas (anything with zod's safeParse). */
+export interface AnswerSchema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+}
+
+/**
+ * A JSON request: resolves with the body of a 2xx as `schema` parses it (packages/contracts),
+ * rejects with an ApiError otherwise, or when the answer is not what the contract says.
+ */
+export async function apiRequest<T>(path: string, schema: AnswerSchema<T>, request: BffRequest = {}): Promise<T> {
   const response = await bffFetch(path, request);
   if (!response.ok) throw await errorFrom(response);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) {
+    throw new ApiError(
+      response.status,
+      'unexpected_response',
+      'The portal answered in a way this page does not understand. Reload the page and try again.',
+    );
+  }
+  return parsed.data;
 }
 
 export function errorMessage(error: unknown): string {

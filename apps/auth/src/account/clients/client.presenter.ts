@@ -1,16 +1,5 @@
+import type { ClientJson, CreatedClientJson } from '@latchkey/contracts';
 import type { Client, CreatedClient } from '@latchkey/core';
-
-/** A client on the API clients page. The secret is never part of it (TS-04). */
-export interface ClientJson {
-  id: string;
-  client_id: string;
-  name: string;
-  redirect_uri: string;
-  post_logout_redirect_uri: string | null;
-  created_at: string;
-  status: 'active' | 'revoked';
-  revoked_at: string | null;
-}
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -28,6 +17,6 @@ export function presentClient(client: Client): ClientJson {
 }
 
 /** The only response that ever carries the client secret (TS-04: shown once). */
-export function presentCreatedClient(created: CreatedClient): { client: ClientJson; client_secret: string } {
+export function presentCreatedClient(created: CreatedClient): CreatedClientJson {
   return { client: presentClient(created.client), client_secret: created.clientSecret };
 }

@@ -1,16 +1,5 @@
+import type { CreatedTokenJson, TokenJson } from '@latchkey/contracts';
 import type { CreatedPersonalAccessToken, TokenSummary } from '@latchkey/core';
-
-/** A token on the API tokens page: its last four characters, never the value (TS-04). */
-export interface TokenJson {
-  id: string;
-  name: string;
-  kind: 'pat' | 'oauth';
-  last4: string;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-  status: 'active' | 'expired' | 'revoked';
-}
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -28,6 +17,6 @@ export function presentToken(token: TokenSummary): TokenJson {
 }
 
 /** The only response that ever carries the token's value (TS-04: shown once). */
-export function presentCreatedToken(created: CreatedPersonalAccessToken): { token: TokenJson; value: string } {
+export function presentCreatedToken(created: CreatedPersonalAccessToken): CreatedTokenJson {
   return { token: presentToken(created.summary), value: created.token };
 }

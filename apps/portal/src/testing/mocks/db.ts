@@ -1,16 +1,14 @@
-import type { OAuthClient } from '../../features/clients/api/get-clients.ts';
-import type { SessionUser } from '../../features/session/api/get-session.ts';
-import type { AccessToken } from '../../features/tokens/api/get-tokens.ts';
+import type { ClientJson, MeJson, TokenJson } from '@latchkey/contracts';
 
 /**
- * The BFF's data as the MSW handlers serve it: one signed-in user, their clients and tokens.
- * Reset after every test (setup-tests.ts).
+ * The BFF's data as the MSW handlers serve it: one signed-in user, their clients and tokens,
+ * in the account contract's types (packages/contracts). Reset after every test (setup-tests.ts).
  */
 export interface MockDb {
-  user: SessionUser;
+  user: MeJson;
   signedIn: boolean;
-  clients: OAuthClient[];
-  tokens: AccessToken[];
+  clients: ClientJson[];
+  tokens: TokenJson[];
   /** Every request the handlers saw, for assertions on headers and bodies. */
   requests: { method: string; path: string; headers: Headers; body: unknown }[];
 }
@@ -19,7 +17,7 @@ const DAY = 24 * 60 * 60 * 1000;
 export const NOW = Date.now();
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function makeClient(overrides: Partial<OAuthClient> = {}): OAuthClient {
+export function makeClient(overrides: Partial<ClientJson> = {}): ClientJson {
   const id = overrides.id ?? `lkc_${Math.random().toString(36).slice(2, 14)}`;
   return {
     id,
@@ -34,7 +32,7 @@ export function makeClient(overrides: Partial<OAuthClient> = {}): OAuthClient {
   };
 }
 
-export function makeToken(overrides: Partial<AccessToken> = {}): AccessToken {
+export function makeToken(overrides: Partial<TokenJson> = {}): TokenJson {
   return {
     id: overrides.id ?? `tok_${Math.random().toString(36).slice(2, 12)}`,
     name: 'CI deploys',

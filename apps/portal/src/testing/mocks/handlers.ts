@@ -1,13 +1,17 @@
 import { http, HttpResponse, type DefaultBodyType, type StrictRequest } from 'msw';
+import type { ClientJson, CreatedClientJson, CreatedTokenJson, ErrorJson, SessionJson, TokenJson } from '@latchkey/contracts';
 import { db, iso, makeClient, makeToken } from './db.ts';
 
 /**
  * The BFF's `/bff/*` interface (the portal contract) over the mock db. Like the real BFF,
- * a POST without `X-Latchkey-Portal: 1` is 403 and any call without a session is 401.
+ * a POST without `X-Latchkey-Portal: 1` is 403 and any call without a session is 401. Every
+ * answer is typed by the account contract (packages/contracts), as the real BFF's are.
  */
 
-const unauthenticated = () => HttpResponse.json({ error: 'unauthenticated' }, { status: 401 });
-const forbidden = () => HttpResponse.json({ error: 'forbidden' }, { status: 403 });
+const refusal = (status: number, error: string, description: string, field?: string) =>
+  HttpResponse.json<ErrorJson>({ error, error_description: description, ...(field && { field }) }, { status });
+const unauthenticated = () => refusal(401, 'unauthenticated', 'Sign in to continue.');
+const forbidden = () => refusal(403, 'forbidden', 'This request did not come from the portal.');
 
 async function record(request: StrictRequest<DefaultBodyType>): Promise<unknown> {
   const text = request.method === 'GET' ? '' : await request.clone().text();
@@ -23,12 +27,12 @@ function guard(request: StrictRequest<DefaultBodyType>): Response | undefined {
 }
 
 const validationFailed = (field: string, description: string) =>
-  HttpResponse.json({ error: 'validation_failed', error_description: description, field }, { status: 400 });
+  refusal(400, 'validation_failed', description, field);
 
 export const handlers = [
   http.get('/bff/session', async ({ request }) => {
     await record(request);
-    return guard(request) ?? HttpResponse.json({ user: db.user });
+    return guard(request) ?? HttpResponse.json<SessionJson>({ user: db.user });
   }),
 
   http.post('/bff/logout', async ({ request }) => {
@@ -40,7 +44,7 @@ export const handlers = [
 
   http.get('/bff/api/clients', async ({ request }) => {
     await record(request);
-    return guard(request) ?? HttpResponse.json(db.clients);
+    return guard(request) ?? HttpResponse.json<ClientJson[]>(db.clients);
   }),
 
   http.post('/bff/api/clients', async ({ request }) => {
@@ -58,7 +62,7 @@ export const handlers = [
       created_at: iso(Date.now()),
     });
     db.clients.unshift(client);
-    return HttpResponse.json({ client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' }, { status: 201 });
+    return HttpResponse.json<CreatedClientJson>({ client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' }, { status: 201 });
   }),
 
   http.post('/bff/api/clients/:id/revoke', async ({ request, params }) => {
@@ -66,15 +70,15 @@ export const handlers = [
     const refused = guard(request);
     if (refused) return refused;
     const client = db.clients.find((c) => c.id === params.id);
-    if (!client) return HttpResponse.json({ error: 'not_found', error_description: 'No such client.' }, { status: 404 });
+    if (!client) return refusal(404, 'not_found', 'No such client.');
     client.status = 'revoked';
     client.revoked_at = iso(Date.now());
-    return HttpResponse.json(client);
+    return HttpResponse.json<ClientJson>(client);
   }),
 
   http.get('/bff/api/tokens', async ({ request }) => {
     await record(request);
-    return guard(request) ?? HttpResponse.json(db.tokens);
+    return guard(request) ?? HttpResponse.json<TokenJson[]>(db.tokens);
   }),
 
   http.post('/bff/api/tokens', async ({ request }) => {
@@ -86,7 +90,7 @@ export const handlers = [
       body.expires_at ?? iso(Date.now() + (body.expires_in_days ?? 365) * 24 * 60 * 60 * 1000);
     const token = makeToken({ name: body.name, last4: 'WxYz', created_at: iso(Date.now()), expires_at: expiresAt });
     db.tokens.unshift(token);
-    return HttpResponse.json({ token, value: 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz' }, { status: 201 });
+    return HttpResponse.json<CreatedTokenJson>({ token, value: 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz' }, { status: 201 });
   }),
 
   http.post('/bff/api/tokens/:id/revoke', async ({ request, params }) => {
@@ -94,9 +98,9 @@ export const handlers = [
     const refused = guard(request);
     if (refused) return refused;
     const token = db.tokens.find((t) => t.id === params.id);
-    if (!token) return HttpResponse.json({ error: 'not_found', error_description: 'No such token.' }, { status: 404 });
+    if (!token) return refusal(404, 'not_found', 'No such token.');
     token.status = 'revoked';
-    return HttpResponse.json(token);
+    return HttpResponse.json<TokenJson>(token);
   }),
 
   http.post('/bff/graphql', async ({ request }) => {

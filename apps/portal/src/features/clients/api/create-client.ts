@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { bff } from '../../../config/paths.ts';
+import { createdClientJson, type CreateClientRequest } from '@latchkey/contracts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
 
@@ -17,14 +18,12 @@ export interface CreatedClient {
 
 /** POST /bff/api/clients: the only response that ever carries the client secret. */
 export async function createClient(input: NewClient): Promise<CreatedClient> {
-  const body = await apiRequest<{ client: OAuthClient; client_secret: string }>(bff.clients, {
-    method: 'POST',
-    json: {
-      name: input.name,
-      redirect_uri: input.redirectUri,
-      ...(input.postLogoutRedirectUri ? { post_logout_redirect_uri: input.postLogoutRedirectUri } : {}),
-    },
-  });
+  const json: CreateClientRequest = {
+    name: input.name,
+    redirect_uri: input.redirectUri,
+    ...(input.postLogoutRedirectUri ? { post_logout_redirect_uri: input.postLogoutRedirectUri } : {}),
+  };
+  const body = await apiRequest(bff.clients, createdClientJson, { method: 'POST', json });
   return { client: body.client, clientSecret: body.client_secret };
 }
 

@@ -1,16 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { bff } from '../../../config/paths.ts';
+import { sessionJson, type MeJson } from '@latchkey/contracts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-}
+export type SessionUser = MeJson;
 
 /** GET /bff/session: the signed-in user; a 401 sends the browser to sign in. */
 export async function getSession(signal?: AbortSignal): Promise<SessionUser> {
-  const body = await apiRequest<{ user: SessionUser }>(bff.session, { signal });
+  const body = await apiRequest(bff.session, sessionJson, { signal });
   return body.user;
 }
 

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { bff } from '../../../config/paths.ts';
+import { createdTokenJson, type CreatedTokenJson, type CreateTokenRequest } from '@latchkey/contracts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import type { ExpirationRequest } from '../expiration/expiration.ts';
 import { tokensQueryOptions, type AccessToken } from './get-tokens.ts';
@@ -9,14 +10,12 @@ export interface NewToken {
   expiration: ExpirationRequest;
 }
 
-export interface CreatedToken {
-  token: AccessToken;
-  value: string;
-}
+export type CreatedToken = CreatedTokenJson;
 
 /** POST /bff/api/tokens: the only response that ever carries the token's value. */
 export function createToken(input: NewToken): Promise<CreatedToken> {
-  return apiRequest<CreatedToken>(bff.tokens, { method: 'POST', json: { name: input.name, ...input.expiration } });
+  const json: CreateTokenRequest = { name: input.name, ...input.expiration };
+  return apiRequest(bff.tokens, createdTokenJson, { method: 'POST', json });
 }
 
 /**

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { bff } from '../../../config/paths.ts';
+import { tokenJson } from '@latchkey/contracts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { tokensQueryOptions, type AccessToken } from './get-tokens.ts';
 
 /** POST /bff/api/tokens/:id/revoke: refused by the API from the next request on. */
 export function revokeToken(id: string): Promise<AccessToken> {
-  return apiRequest<AccessToken>(bff.revokeToken(id), { method: 'POST' });
+  return apiRequest(bff.revokeToken(id), tokenJson, { method: 'POST' });
 }
 
 export function useRevokeToken() {

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_ROUTES, errorJson } from '@latchkey/contracts';
+import { makeClient, makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { callAccount, issuePortalToken } from './account.fixture.ts';
+
+// Issue 16: the account API is written once, in packages/contracts. Every route of the table
+// answers exactly what its schema says: parsing strips unknown fields, so an answer equal to
+// its parse carries nothing undeclared (a secret added to a presenter would fail here).
+let system: TestSystem;
+let token: string;
+let ids: Record<'clients' | 'tokens', string>;
+
+beforeAll(async () => {
+  system = await startSystem();
+  const user = await makeUser(system, 'Connie Contract');
+  token = await issuePortalToken(system, user);
+  const { client } = await makeClient(system, user);
+  await makePat(system, user, 'to revoke');
+  const tokens = await callAccount(system, 'GET', '/account/tokens', { token });
+  ids = { clients: client.id, tokens: (tokens.body as Array<{ id: string; kind: string }>).find((t) => t.kind === 'pat')!.id };
+});
+afterAll(async () => {
+  await system?.close();
+});
+
+const BODIES: Record<string, unknown> = {
+  '/clients': { name: 'Contract App', redirect_uri: 'https://contract.example/cb' },
+  '/tokens': { name: 'contract token', expires_in_days: 30 },
+};
+
+describe('issue 16: the account contract', () => {
+  for (const route of ACCOUNT_ROUTES) {
+    for (const [method, schema] of Object.entries(route.answers)) {
+      it(`${method} /account${route.path} answers its schema and nothing more`, async () => {
+        const kind = route.path.startsWith('/clients') ? 'clients' : 'tokens';
+        const path = `/account${route.path.replace(':id', ids[kind])}`;
+        const answer = await callAccount(system, method, path, {
+          token,
+          ...(method === 'POST' && BODIES[route.path] !== undefined && { json: BODIES[route.path] }),
+        });
+        expect(answer.status, answer.text).toBe(method === 'POST' && !route.path.endsWith('/revoke') ? 201 : 200);
+        expect(schema.parse(answer.body)).toEqual(answer.body);
+      });
+    }
+  }
+
+  it('a refusal answers the error schema with the field at fault', async () => {
+    const answer = await callAccount(system, 'POST', '/account/clients', { token, json: { name: '', redirect_uri: 'x' } });
+    expect(answer.status).toBe(400);
+    expect(errorJson.parse(answer.body)).toEqual(answer.body);
+    expect(answer.body.field).toBeDefined();
+  });
+});

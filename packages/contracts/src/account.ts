@@ -1,0 +1,97 @@
+import * as z from 'zod/mini';
+
+/**
+ * The account API (DESIGN.md D8), written once: what the authorization server's `/account/*`
+ * endpoints answer, what the portal's BFF forwards under `/bff/api/*`, what the SPA parses and
+ * the mock server imitates. zod's mini build keeps the portal's bundle small. The servers
+ * validate requests with their own messages; the request types here are the shapes they take.
+ */
+
+/** Times are ISO 8601 in UTC, as `Date.prototype.toISOString` writes them. */
+const instant = z.iso.datetime();
+
+export const meJson = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+});
+export type MeJson = z.infer<typeof meJson>;
+
+/** A client on the API clients page. The secret is never part of it (TS-04). */
+export const clientJson = z.object({
+  id: z.string(),
+  client_id: z.string(),
+  name: z.string(),
+  redirect_uri: z.string(),
+  /** Where the end-session endpoint may send people back after sign-out; null if none. */
+  post_logout_redirect_uri: z.nullable(z.string()),
+  created_at: instant,
+  status: z.enum(['active', 'revoked']),
+  revoked_at: z.nullable(instant),
+});
+export type ClientJson = z.infer<typeof clientJson>;
+
+export const clientList = z.array(clientJson);
+
+/** The only answer that ever carries the client secret (TS-04: shown once). */
+export const createdClientJson = z.object({ client: clientJson, client_secret: z.string() });
+export type CreatedClientJson = z.infer<typeof createdClientJson>;
+
+export interface CreateClientRequest {
+  name: string;
+  redirect_uri: string;
+  post_logout_redirect_uri?: string;
+}
+
+/** A token on the API tokens page: its last four characters, never the value (TS-04). */
+export const tokenJson = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['pat', 'oauth']),
+  last4: z.string(),
+  created_at: instant,
+  expires_at: instant,
+  last_used_at: z.nullable(instant),
+  status: z.enum(['active', 'expired', 'revoked']),
+});
+export type TokenJson = z.infer<typeof tokenJson>;
+
+export const tokenList = z.array(tokenJson);
+
+/** The only answer that ever carries the token's value (TS-04: shown once). */
+export const createdTokenJson = z.object({ token: tokenJson, value: z.string() });
+export type CreatedTokenJson = z.infer<typeof createdTokenJson>;
+
+/** At most one of the two expiries; with neither the token gets the configured lifetime (one year). */
+export interface CreateTokenRequest {
+  name: string;
+  expires_at?: string | null;
+  expires_in_days?: number | null;
+}
+
+/** Every refusal of the account endpoints and the BFF: a code, a readable description, the field at fault. */
+export const errorJson = z.object({
+  error: z.string(),
+  error_description: z.string(),
+  field: z.optional(z.string()),
+});
+export type ErrorJson = z.infer<typeof errorJson>;
+
+/**
+ * Every account endpoint, below `/account` on the authorization server and `/bff/api` on the
+ * portal, with the answer of each method. The BFF's proxy is built from this table; a contract
+ * test calls each route and parses the answer with its schema.
+ */
+export const ACCOUNT_ROUTES = [
+  { path: '/me', answers: { GET: meJson } },
+  { path: '/clients', answers: { GET: clientList, POST: createdClientJson } },
+  { path: '/clients/:id/revoke', answers: { POST: clientJson } },
+  { path: '/tokens', answers: { GET: tokenList, POST: createdTokenJson } },
+  { path: '/tokens/:id/revoke', answers: { POST: tokenJson } },
+] as const;
+
+export type AccountRoute = (typeof ACCOUNT_ROUTES)[number];
+
+/** GET /bff/session (the portal's own): who is signed in, from the session alone. */
+export const sessionJson = z.object({ user: meJson });
+export type SessionJson = z.infer<typeof sessionJson>;
