@@ -24,7 +24,9 @@ export function createApiApp(given: ApiDeps): ApiApp {
   const logger = withRequestIds(given.logger);
   const deps: ApiDeps = { ...given, logger };
   // Last-used times are kept in memory and written in batches: no database write per call.
-  const recorder = new LastUsedRecorder(deps.db, deps.lastUsedFlushMs);
+  const recorder = new LastUsedRecorder(deps.db, deps.lastUsedFlushMs, (err) =>
+    deps.logger.error({ err }, 'could not record when tokens were last used; retrying with the next flush'),
+  );
   const route = graphqlRoute({
     ...deps,
     recorder,

@@ -101,11 +101,33 @@ export class ConfigError extends Error {
   }
 }
 
-interface LocalSecrets {
-  sessionSecret: string;
-  portalClientId: string;
-  portalClientSecret: string;
+/** As generated below; a file that is not exactly this (cut short, edited) stops the start. */
+const localSecrets = z.object({
+  sessionSecret: z.string().min(32),
+  portalClientId: z.string().min(1),
+  portalClientSecret: z.string().min(32),
+});
+type LocalSecrets = z.infer<typeof localSecrets>;
+
+function readLocalSecrets(file: string): LocalSecrets {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError([`${file}: not valid JSON (${err instanceof Error ? err.message : 'unreadable'})`, DELETE_HINT]);
+  }
+  const parsed = localSecrets.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError([
+      ...parsed.error.issues.map((i) => `${file}: ${i.path.join('.') || 'the file'}: ${i.message}`),
+      DELETE_HINT,
+    ]);
+  }
+  return parsed.data;
 }
+
+const DELETE_HINT =
+  'Delete the file to generate new local secrets (everyone signs in again and the portal client gets a new secret), or restore it from a backup.';
 
 /**
  * Outside production, secrets that were not given are generated once and kept in
@@ -113,7 +135,7 @@ interface LocalSecrets {
  */
 function readOrCreateLocalSecrets(dataDir: string, make: () => LocalSecrets): LocalSecrets {
   const file = join(dataDir, 'local-secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  if (existsSync(file)) return readLocalSecrets(file);
   mkdirSync(dataDir, { recursive: true });
   const secrets = make();
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });

@@ -125,8 +125,13 @@ export async function revokeAccessToken(
   const row = await findAccessTokenRowById(db, tokenId);
   if (!row || (userId !== undefined && row.user_id !== userId)) throw new NotFound('No such token.');
   const now = clock.now();
-  await markAccessTokenRevoked(db, row.id, now);
-  if (row.grant_id !== null) await markGrantRevoked(db, row.grant_id, now);
+  // The token and its grant together or not at all: a failure between them would leave a
+  // revoked token whose refresh token still works.
+  const revoke = async (trx: Executor) => {
+    await markAccessTokenRevoked(trx, row.id, now);
+    if (row.grant_id !== null) await markGrantRevoked(trx, row.grant_id, now);
+  };
+  await (db.isTransaction ? revoke(db) : db.transaction().execute(revoke));
   const after = (await listAccessTokenRows(db, { userId: row.user_id })).find((r) => r.id === row.id)!;
   return tokenRowToSummary(after, now);
 }

@@ -11,9 +11,13 @@ export class LastUsedRecorder {
   readonly #db: Db;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(db: Db, intervalMs = 5000) {
+  /**
+   * `onFlushError` hears every failed timed flush (the API logs it); the batch is kept and
+   * written with the next one, so an outage of a few seconds loses nothing.
+   */
+  constructor(db: Db, intervalMs = 5000, onFlushError: (err: unknown) => void = () => {}) {
     this.#db = db;
-    this.#timer = setInterval(() => void this.flush().catch(() => {}), intervalMs);
+    this.#timer = setInterval(() => void this.flush().catch(onFlushError), intervalMs);
     this.#timer.unref();
   }
 
@@ -27,9 +31,15 @@ export class LastUsedRecorder {
     // cannot deadlock each other on PostgreSQL.
     const batch = [...this.#pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.#pending.clear();
-    await this.#db.transaction().execute(async (trx) => {
-      for (const [id, at] of batch) await updateLastUsed(trx, id, at);
-    });
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        for (const [id, at] of batch) await updateLastUsed(trx, id, at);
+      });
+    } catch (err) {
+      // Back for the next flush, unless the token has been used again since (a later time wins).
+      for (const [id, at] of batch) if (!this.#pending.has(id)) this.#pending.set(id, at);
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,73 @@
+// Issue 16 part 3: revoking a token is one transaction, and the last-used recorder neither
+// loses nor hides a failed flush. Over a real database (SQLite; PostgreSQL in node-pg) whose
+// queries on a table can be made to fail (test/support/faults.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, type Db } from '@latchkey/db';
+import { anOutage, FaultInjector } from '../../../../test/support/faults.ts';
+import { createTestDatabase, type TestDatabase } from '../../../../test/support/test-database.ts';
+import { issueAuthorizationCode, redeemAuthorizationCode } from '../authorization/codes.service.ts';
+import { ManualClock } from '../clock.ts';
+import { createClient } from '../clients/clients.service.ts';
+import { createUser } from '../users/users.service.ts';
+import { authenticateAccessToken, createPersonalAccessToken, listAllTokens, revokeAccessToken } from './access-tokens.service.ts';
+import { LastUsedRecorder } from './last-used.ts';
+
+const lifetimes = { tokenTtlSeconds: 3600, refreshTokenTtlSeconds: 86_400 };
+const clock = new ManualClock(Date.UTC(2026, 0, 1));
+const faults = new FaultInjector();
+let dir: string;
+let database: TestDatabase;
+let db: Db;
+let userId: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'latchkey-atomic-'));
+  database = await createTestDatabase(dir);
+  db = database.open().withPlugin(faults);
+  await migrateToLatest(db);
+  userId = (await createUser(db, clock, { email: 'ada@example.test', password: 'quiet lantern meadow', name: 'Ada' })).id;
+});
+afterAll(async () => {
+  await db?.destroy();
+  await database?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('issue 16: one transaction, no silent loss', () => {
+  it('revoking an app token whose grant cannot be revoked changes nothing: the token still works', async () => {
+    const { client } = await createClient(db, clock, { ownerId: userId, name: 'App', redirectUri: 'https://client.example/cb' });
+    const code = await issueAuthorizationCode(db, clock, { client, userId, redirectUri: 'https://client.example/cb', codeChallenge: null });
+    const pair = await redeemAuthorizationCode(db, clock, lifetimes, { client, code, redirectUri: 'https://client.example/cb', codeVerifier: undefined });
+    const principal = await authenticateAccessToken(db, clock, pair.accessToken);
+
+    faults.failQueriesOn('grants', anOutage);
+    await expect(revokeAccessToken(db, clock, principal.tokenId, userId)).rejects.toThrow(/ECONNREFUSED/);
+    faults.clear();
+    await expect(authenticateAccessToken(db, clock, pair.accessToken)).resolves.toMatchObject({ tokenId: principal.tokenId });
+
+    await revokeAccessToken(db, clock, principal.tokenId, userId);
+    await expect(authenticateAccessToken(db, clock, pair.accessToken)).rejects.toThrow();
+  });
+
+  it('a failed last-used flush is reported and its uses are written by the next flush', async () => {
+    const created = await createPersonalAccessToken(db, clock, 3600, { userId, name: 'ci' });
+    const errors: unknown[] = [];
+    const recorder = new LastUsedRecorder(db, 10, (err) => errors.push(err));
+    try {
+      faults.failQueriesOn('access_tokens', anOutage);
+      recorder.record(created.summary.id, clock.now());
+      await expect.poll(() => errors.length, { timeout: 5000 }).toBeGreaterThan(0);
+      expect(String(errors[0])).toMatch(/ECONNREFUSED/);
+      faults.clear();
+      await recorder.flush();
+      const summary = (await listAllTokens(db, clock, userId)).find((t) => t.id === created.summary.id)!;
+      expect(summary.lastUsedAt).toBe(clock.now());
+    } finally {
+      faults.clear();
+      await recorder.close();
+    }
+  });
+});
