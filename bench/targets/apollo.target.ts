@@ -5,7 +5,7 @@ import { ApolloServer, HeaderMap } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { authenticateAccessToken, LastUsedRecorder, systemClock } from '@latchkey/core';
 import { openDatabase } from '@latchkey/runtime';
-import { readBearerCredentials } from '../../apps/api/src/bearer/bearer-credentials.ts';
+import { parseBearerAuthorization } from '@latchkey/runtime';
 import type { ApiContext } from '../../apps/api/src/graphql/api-context.ts';
 import { profileOf } from '../../apps/api/src/graphql/profile/profile.schema.ts';
 import { schemaSdl } from '../../apps/api/src/graphql/schema.ts';
@@ -34,7 +34,7 @@ const server = new ApolloServer<ApiContext>({
 const { url } = await startStandaloneServer(server, {
   listen: { port: 0, host: '127.0.0.1' },
   context: async ({ req }) => {
-    const credentials = readBearerCredentials(req);
+    const credentials = parseBearerAuthorization(req);
     if (credentials.kind !== 'token') throw unauthenticated('Authentication required');
     try {
       const principal = await authenticateAccessToken(db, systemClock, credentials.token);

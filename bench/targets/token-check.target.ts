@@ -5,7 +5,7 @@ import { LastUsedRecorder, systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
 import { openDatabase, serve } from '@latchkey/runtime';
 import { authenticateBearer } from '../../apps/api/src/bearer/authenticate-bearer.ts';
-import { readBearerCredentials } from '../../apps/api/src/bearer/bearer-credentials.ts';
+import { parseBearerAuthorization } from '@latchkey/runtime';
 import { BODY_LIMIT_BYTES } from '../../apps/api/src/graphql/graphql.router.ts';
 import { bufferedBody, NOT_BUFFERED, readBody } from '../../apps/api/src/http/read-body.ts';
 import { loadBenchConfig } from '../bench-config.ts';
@@ -17,7 +17,7 @@ const recorder = new LastUsedRecorder(db);
 const deps = { db, clock: systemClock, logger: createLogger({ level: 'silent' }) };
 const running = await serve(
   (req, res) => {
-    void authenticateBearer(deps, readBearerCredentials(req)).then(async (outcome) => {
+    void authenticateBearer(deps, parseBearerAuthorization(req)).then(async (outcome) => {
       if (!outcome.ok) {
         res.writeHead(outcome.rejection.status, outcome.rejection.headers).end();
         return;

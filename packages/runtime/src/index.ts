@@ -16,6 +16,8 @@ export { HttpError } from './http/http-error.ts';
 export { classifyError, RETRY_AFTER_SECONDS } from './http/classify-error.ts';
 export type { ErrorKind } from './http/classify-error.ts';
 export { bodyReadError } from './http/body-read-error.ts';
+export { parseBearerAuthorization } from './http/bearer-authorization.ts';
+export type { BearerCredentials } from './http/bearer-authorization.ts';
 export type { BodyReadError } from './http/body-read-error.ts';
 export { parseTrustProxy } from './http/trust-proxy.ts';
 export { sameOriginPath } from './http/return-path.ts';

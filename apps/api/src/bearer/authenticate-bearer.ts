@@ -3,7 +3,7 @@ import { authenticateAccessToken, InvalidToken, type Clock, type Principal } fro
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import { isDependencyFailure, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
-import type { BearerCredentials } from './bearer-credentials.ts';
+import type { BearerCredentials } from '@latchkey/runtime';
 
 /** Why a request gets no further than the token check, as an HTTP answer. */
 export interface BearerRejection {

@@ -3,7 +3,7 @@ import type { Clock, LastUsedRecorder } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
-import { readBearerCredentials } from '../bearer/bearer-credentials.ts';
+import { parseBearerAuthorization } from '@latchkey/runtime';
 import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-response.ts';
 import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from '../http/read-body.ts';
 import type { ApiContext } from './api-context.ts';
@@ -28,7 +28,7 @@ export interface GraphqlRouteDeps {
  */
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
-    const credentials = readBearerCredentials(req);
+    const credentials = parseBearerAuthorization(req);
     if (declaresTooLargeBody(req)) return sendTooLarge(res);
 
     const outcome = await authenticateBearer(deps, credentials);

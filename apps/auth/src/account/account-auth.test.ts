@@ -1,5 +1,6 @@
 // D8 and RFC 6750 §3 at the account endpoints: who may call them, and the shape of every
 // refusal. The endpoints themselves are covered in me/, clients/ and tokens/.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAccessToken, createPersonalAccessToken, revokeAccessToken, type User } from '@latchkey/core';
 import { makeClient, makePat, makeUser } from '../../../../test/support/fixtures.ts';
@@ -136,6 +137,29 @@ describe('DESIGN.md D8: only the portal’s first-party token is accepted', () =
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="invalid_request"');
       expectNoStore(res);
     }
+  });
+
+  it('issue 16: the API\'s bearer rule: two Authorization headers are 400 invalid_request (Node would keep the first)', async () => {
+    const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        `${system.authUrl}/account/me`,
+        {
+          method: 'GET',
+          // A flat raw-header list keeps both fields on the wire (Host must then be given).
+          headers: ['host', new URL(system.authUrl).host, 'authorization', `Bearer ${portalToken}`, 'authorization', 'Bearer lko_other'],
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body)).toMatchObject({ error: 'invalid_request', error_description: 'Send exactly one Authorization header.' });
   });
 
   it('RFC 6750 §3: another scheme (Basic) carries no bearer credentials: 401 with a bare challenge', async () => {

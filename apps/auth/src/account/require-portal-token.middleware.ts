@@ -1,11 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticateAccessToken, type Principal } from '@latchkey/core';
+import { parseBearerAuthorization } from '@latchkey/runtime';
 import type { AuthDeps } from '../deps.ts';
 import { InsufficientScope, MalformedAuthorization, MissingToken } from './account.errors.ts';
-
-// RFC 6750 §2.1: the scheme is case-insensitive (P-05); the credential is a b64token.
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-const SCHEME = /^Bearer(?: |$)/i;
 
 /**
  * D8: the account endpoints accept only access tokens issued to the portal's own
@@ -14,13 +11,11 @@ const SCHEME = /^Bearer(?: |$)/i;
  */
 export function requirePortalToken(deps: AuthDeps): RequestHandler {
   return async function authenticatePortalToken(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const header = req.headers.authorization;
-    if (header === undefined || !SCHEME.test(header.trim())) {
-      throw new MissingToken('Sign in through the portal to use the account endpoints.');
-    }
-    const match = BEARER.exec(header.trim());
-    if (!match) throw new MalformedAuthorization('The Authorization header must be "Bearer <token>".');
-    const principal = await authenticateAccessToken(deps.db, deps.clock, match[1]!);
+    // The API's rule, the same strictness: one header, RFC 6750's grammar, nothing trimmed.
+    const credentials = parseBearerAuthorization(req);
+    if (credentials.kind === 'none') throw new MissingToken('Sign in through the portal to use the account endpoints.');
+    if (credentials.kind === 'malformed') throw new MalformedAuthorization(credentials.reason);
+    const principal = await authenticateAccessToken(deps.db, deps.clock, credentials.token);
     if (!principal.firstParty) {
       throw new InsufficientScope('Only the developer portal may manage account credentials.');
     }

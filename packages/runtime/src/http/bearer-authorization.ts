@@ -19,11 +19,12 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 const BEARER_SCHEME = /^bearer(?:[ \t]|$)/i;
 
 /**
- * Reads the bearer token from the Authorization header only. RFC 6750 §2.2/§2.3 also allow a
- * form field or a query parameter; OAuth 2.1 says a resource server MUST ignore tokens in the
- * URI (RF-03), and this API reads neither.
+ * Reads the bearer token from the Authorization header only, the one rule for the API and the
+ * account endpoints (issue 16). RFC 6750 §2.2/§2.3 also allow a form field or a query
+ * parameter; OAuth 2.1 says a resource server MUST ignore tokens in the URI (RF-03), and
+ * neither surface reads them.
  */
-export function readBearerCredentials(req: IncomingMessage): BearerCredentials {
+export function parseBearerAuthorization(req: IncomingMessage): BearerCredentials {
   const value = req.headers.authorization;
   if (value === undefined) return { kind: 'none' };
   // Node keeps only the first of two Authorization headers (GQ-07) while a proxy in front may

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { readBearerCredentials } from './bearer-credentials.ts';
+import { parseBearerAuthorization } from './bearer-authorization.ts';
 
 /** What Node hands the app: headers lower-cased (the first of duplicates), rawHeaders as sent. */
 function request(raw: [string, string][]): IncomingMessage {
@@ -13,30 +13,30 @@ const TOKEN = 'lkp_0123456789abcdefghijABCDEFGHIJabcdef';
 
 describe('RFC 6750 §2.1 Authorization request header field', () => {
   it('reads the token of "Bearer <token>"', () => {
-    expect(readBearerCredentials(request([['Authorization', `Bearer ${TOKEN}`]]))).toEqual({ kind: 'token', token: TOKEN });
+    expect(parseBearerAuthorization(request([['Authorization', `Bearer ${TOKEN}`]]))).toEqual({ kind: 'token', token: TOKEN });
   });
 
   it('P-05/GQ-05 the scheme is case-insensitive (RFC 9110 §11.1)', () => {
     for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
-      expect(readBearerCredentials(request([['authorization', `${scheme} ${TOKEN}`]]))).toEqual({ kind: 'token', token: TOKEN });
+      expect(parseBearerAuthorization(request([['authorization', `${scheme} ${TOKEN}`]]))).toEqual({ kind: 'token', token: TOKEN });
     }
   });
 
   it('GQ-04 two spaces match "Bearer" 1*SP b64token and are accepted', () => {
-    expect(readBearerCredentials(request([['authorization', `Bearer  ${TOKEN}`]]))).toEqual({ kind: 'token', token: TOKEN });
+    expect(parseBearerAuthorization(request([['authorization', `Bearer  ${TOKEN}`]]))).toEqual({ kind: 'token', token: TOKEN });
   });
 
   it('accepts every b64token character and trailing "=" (the format check is core\'s)', () => {
-    expect(readBearerCredentials(request([['authorization', 'Bearer aZ09-._~+/==']]))).toEqual({ kind: 'token', token: 'aZ09-._~+/==' });
+    expect(parseBearerAuthorization(request([['authorization', 'Bearer aZ09-._~+/==']]))).toEqual({ kind: 'token', token: 'aZ09-._~+/==' });
   });
 
   it('GQ-01 no Authorization header: no credentials', () => {
-    expect(readBearerCredentials(request([]))).toEqual({ kind: 'none' });
+    expect(parseBearerAuthorization(request([]))).toEqual({ kind: 'none' });
   });
 
   it('GQ-06 another scheme is an unsupported method: treated as no credentials', () => {
     for (const value of ['Basic dXNlcjpwYXNz', 'Digest username="a"', 'Bearertoken', 'Token abc']) {
-      expect(readBearerCredentials(request([['authorization', value]]))).toEqual({ kind: 'none' });
+      expect(parseBearerAuthorization(request([['authorization', value]]))).toEqual({ kind: 'none' });
     }
   });
 
@@ -47,11 +47,11 @@ describe('RFC 6750 §2.1 Authorization request header field', () => {
     ['characters outside b64token', 'Bearer abc$def'],
     ['"=" inside the token', 'Bearer ab=cd'],
   ])('%s is malformed (invalid_request)', (_name, value) => {
-    expect(readBearerCredentials(request([['authorization', value]])).kind).toBe('malformed');
+    expect(parseBearerAuthorization(request([['authorization', value]])).kind).toBe('malformed');
   });
 
   it('GQ-07 two Authorization headers are malformed even when both are valid', () => {
-    const credentials = readBearerCredentials(
+    const credentials = parseBearerAuthorization(
       request([
         ['Authorization', `Bearer ${TOKEN}`],
         ['authorization', `Bearer ${TOKEN}`],
