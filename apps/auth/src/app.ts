@@ -5,6 +5,7 @@ import type { AuthDeps } from './deps.ts';
 import { authorizeRouter } from './endpoints/authorize/authorize.router.ts';
 import { discoveryRouter } from './endpoints/discovery/discovery.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
+import { clientAuthRateLimits } from './endpoints/client-auth/client-auth.rate-limit.ts';
 import { revokeRouter } from './endpoints/revoke/revoke.router.ts';
 import { tokenRouter } from './endpoints/token/token.router.ts';
 import { assetsRouter } from './http/assets.router.ts';
@@ -34,9 +35,11 @@ export function createAuthApp(given: AuthDeps): express.Express {
   app.use(assetsRouter());
   app.use(discoveryRouter(deps));
 
-  // JSON endpoints: their own body parsing and error middleware, no session.
-  app.use(tokenRouter(deps));
-  app.use(revokeRouter(deps));
+  // JSON endpoints: their own body parsing and error middleware, no session. The token and
+  // revocation endpoints check client secrets alike and share one brute-force allowance.
+  const clientAuthLimits = clientAuthRateLimits(deps);
+  app.use(tokenRouter(deps, clientAuthLimits));
+  app.use(revokeRouter(deps, clientAuthLimits));
   app.use(accountRouter(deps));
 
   // Browser pages: sessions in the database, loaded only on these routes.

@@ -54,9 +54,6 @@ function failedClientAuthLimiter(
   );
 }
 
-/** One pair per app, so the token and revocation endpoints draw on the same allowance. */
-const limitsByApp = new WeakMap<AuthDeps, ClientAuthRateLimits>();
-
 /**
  * OAuth 2.1 §2.4.1: an endpoint that checks client secrets MUST be protected against brute
  * force. Failures are counted per address and, separately, per client_id, so neither rotating
@@ -67,17 +64,12 @@ const limitsByApp = new WeakMap<AuthDeps, ClientAuthRateLimits>();
  * instance when Redis is down (D-8, R-08).
  */
 export function clientAuthRateLimits(deps: AuthDeps): ClientAuthRateLimits {
-  let limits = limitsByApp.get(deps);
-  if (!limits) {
-    const perMinute = deps.config.rateLimit.tokenPerMinute;
-    limits = {
-      byAddress: failedClientAuthLimiter(deps, 'client-auth-address', perMinute, {}),
-      byClient: failedClientAuthLimiter(deps, 'client-auth-client', perMinute, {
-        skip: (_req, res) => credentialsOf(res)?.clientId === undefined || hasAuthenticatedClient(res),
-        keyGenerator: (_req, res) => `client:${credentialsOf(res)?.clientId ?? ''}`,
-      }),
-    };
-    limitsByApp.set(deps, limits);
-  }
-  return limits;
+  const perMinute = deps.config.rateLimit.tokenPerMinute;
+  return {
+    byAddress: failedClientAuthLimiter(deps, 'client-auth-address', perMinute, {}),
+    byClient: failedClientAuthLimiter(deps, 'client-auth-client', perMinute, {
+      skip: (_req, res) => credentialsOf(res)?.clientId === undefined || hasAuthenticatedClient(res),
+      keyGenerator: (_req, res) => `client:${credentialsOf(res)?.clientId ?? ''}`,
+    }),
+  };
 }

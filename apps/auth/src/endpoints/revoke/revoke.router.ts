@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthDeps } from '../../deps.ts';
 import { checkClientCredentials, requireAuthenticatedClient } from '../client-auth/client-auth.middleware.ts';
-import { clientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
+import type { ClientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
 import { readClientCredentials } from '../client-auth/client-credentials.ts';
 import { parseFormBody, requireFormBody } from '../client-auth/form-body.parser.ts';
 import { methodNotAllowed } from '../client-auth/method-not-allowed.ts';
@@ -17,9 +17,8 @@ export const REVOKE_PATH = '/oauth/revoke';
  * POST /oauth/revoke (RFC 7009, D-5), checks in the order they run. Client authentication is
  * the token endpoint's, with the same brute-force allowance (RFC 7009 §2.1, §5).
  */
-export function revokeRouter(deps: AuthDeps): Router {
+export function revokeRouter(deps: AuthDeps, limits: ClientAuthRateLimits): Router {
   const router = Router();
-  const limits = clientAuthRateLimits(deps);
   router
     .route(REVOKE_PATH)
     .post(

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthDeps } from '../../deps.ts';
 import { checkClientCredentials, requireAuthenticatedClient } from '../client-auth/client-auth.middleware.ts';
-import { clientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
+import type { ClientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
 import { readClientCredentials } from '../client-auth/client-credentials.ts';
 import { parseFormBody, requireFormBody } from '../client-auth/form-body.parser.ts';
 import { methodNotAllowed } from '../client-auth/method-not-allowed.ts';
@@ -14,9 +14,8 @@ import { TOKEN_PARAMS } from './token.schema.ts';
 export const TOKEN_PATH = '/oauth/token';
 
 /** POST /oauth/token (RFC 6749 §3.2), checks in the order they run. */
-export function tokenRouter(deps: AuthDeps): Router {
+export function tokenRouter(deps: AuthDeps, limits: ClientAuthRateLimits): Router {
   const router = Router();
-  const limits = clientAuthRateLimits(deps);
   router
     .route(TOKEN_PATH)
     .post(
