@@ -1,2 +1,3 @@
 export * from './account.ts';
 export * from './admin.ts';
+export * from './limits.ts';

@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '@latchkey/contracts';
 import { ValidationFailed } from './errors.ts';
 
 /**
@@ -27,7 +28,8 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
  */
 export function validateName(value: string, noun: string): string {
   const name = value.trim();
-  if (name.length === 0 || name.length > 100) throw new ValidationFailed('name', `Enter a ${noun} of 1 to 100 characters.`);
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH)
+    throw new ValidationFailed('name', `Enter a ${noun} of 1 to ${MAX_NAME_LENGTH} characters.`);
   if (INVISIBLE.test(name)) {
     throw new ValidationFailed('name', `The ${noun} must not contain control or invisible formatting characters.`);
   }

@@ -1,5 +1,5 @@
 import { createPersonalAccessToken, listAllTokens, revokeAccessToken, type TokenSummary } from '@latchkey/core';
-import type { AdminTokenJson } from '@latchkey/contracts';
+import { MAX_TOKEN_LIFETIME_DAYS, type AdminTokenJson } from '@latchkey/contracts';
 import type { Command } from '../command.ts';
 import { optionalOption, parseOptions, requireOption } from '../parse-options.ts';
 import { UsageError } from '../usage-error.ts';
@@ -12,8 +12,6 @@ export const TOKEN_USAGE = {
 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Core refuses lifetimes past five years. */
-const MAX_DAYS = 5 * 365;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** A token as operators see it (the contract's AdminTokenJson): never the value, only its last four characters. */
@@ -35,9 +33,9 @@ function presentToken(token: TokenSummary): AdminTokenJson {
 function parseDays(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const days = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(days >= 1 && days <= MAX_DAYS)) {
+  if (!(days >= 1 && days <= MAX_TOKEN_LIFETIME_DAYS)) {
     throw new UsageError(
-      `--expires-in-days must be a whole number from 1 to ${MAX_DAYS} (usage: ${TOKEN_USAGE.create})`,
+      `--expires-in-days must be a whole number from 1 to ${MAX_TOKEN_LIFETIME_DAYS} (usage: ${TOKEN_USAGE.create})`,
     );
   }
   return days;

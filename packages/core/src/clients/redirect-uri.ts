@@ -1,6 +1,6 @@
+import { LOOPBACK_HOSTS } from '@latchkey/contracts';
 import { ValidationFailed } from '../errors.ts';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_LENGTH = 2000;
 /** RFC 3986 §2.2, §2.3 and pct-encoded: what a URI may contain as written. */
 const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;

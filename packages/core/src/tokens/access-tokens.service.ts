@@ -1,3 +1,4 @@
+import { MAX_TOKEN_LIFETIME_DAYS } from '@latchkey/contracts';
 import { digest, generateToken, lastFour, parseToken, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
@@ -50,7 +51,7 @@ export interface CreatedPersonalAccessToken {
   summary: TokenSummary;
 }
 
-const MAX_LIFETIME_MS = 5 * 365 * 24 * 60 * 60 * 1000;
+const MAX_LIFETIME_MS = MAX_TOKEN_LIFETIME_DAYS * 24 * 60 * 60 * 1000;
 
 export async function createPersonalAccessToken(
   db: Executor,

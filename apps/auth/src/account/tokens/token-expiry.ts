@@ -1,6 +1,8 @@
+import { MAX_TOKEN_LIFETIME_DAYS } from '@latchkey/contracts';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Matches core's five-year ceiling on a token's lifetime. */
-export const MAX_EXPIRES_IN_DAYS = 5 * 365;
+/** Core's ceiling on a token's lifetime (five years), from the one place it is stated. */
+export const MAX_EXPIRES_IN_DAYS = MAX_TOKEN_LIFETIME_DAYS;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})$/;

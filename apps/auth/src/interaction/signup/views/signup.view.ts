@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '@latchkey/contracts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@latchkey/core';
 import { html, type SafeHtml } from '../../../http/html.ts';
 import { alertBox, csrfField, hiddenField, textField } from '../../../http/views/form.view.ts';
@@ -27,7 +28,7 @@ export function signUpPage(view: SignUpView): SafeHtml {
       <form method="post" action="/signup" novalidate>
         ${csrfField(view.csrfToken)} ${hiddenField('request', view.requestId)}
         ${view.requestId === undefined ? hiddenField('return_to', view.returnTo) : ''}
-        ${textField({ name: 'name', label: 'Name', value: view.values?.name, autocomplete: 'name', maxlength: 100, error: errors.name, autofocus: true })}
+        ${textField({ name: 'name', label: 'Name', value: view.values?.name, autocomplete: 'name', maxlength: MAX_NAME_LENGTH, error: errors.name, autofocus: true })}
         ${textField({ name: 'email', label: 'Email', type: 'email', value: view.values?.email, autocomplete: 'email', maxlength: 254, error: errors.email })}
         ${textField({
           name: 'password',

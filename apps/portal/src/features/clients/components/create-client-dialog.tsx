@@ -1,10 +1,11 @@
 import { useRef, useState } from 'react';
+import { MAX_NAME_LENGTH } from '@latchkey/contracts';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { Field } from '../../../components/field.tsx';
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import { useCreateClient, type CreatedClient } from '../api/create-client.ts';
-import { MAX_NAME_LENGTH, validateClientForm } from '../validation/client-form.ts';
+import { validateClientForm } from '../validation/client-form.ts';
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
 const SERVER_FIELDS = {

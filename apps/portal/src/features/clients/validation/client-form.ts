@@ -1,3 +1,5 @@
+import { LOOPBACK_HOSTS, MAX_NAME_LENGTH } from '@latchkey/contracts';
+
 /**
  * The API clients form's checks, mirroring the server's (packages/core/src/clients/redirect-uri.ts,
  * RU-09) so mistakes show before a round trip. The server still decides; its `field` errors are
@@ -10,8 +12,6 @@ export interface ClientFormErrors {
   postLogoutRedirectUri?: string;
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-export const MAX_NAME_LENGTH = 100;
 
 export function validateClientName(value: string): string | undefined {
   const name = value.trim();

@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '@latchkey/contracts';
 import { useRef, useState } from 'react';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { Field } from '../../../components/field.tsx';
@@ -16,7 +17,6 @@ import {
   type ExpirationChoice,
 } from '../expiration/expiration.ts';
 
-const MAX_NAME_LENGTH = 100;
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
 const SERVER_FIELDS = { name: 'name', expires_at: 'expiration', expires_in_days: 'expiration' } as const;

@@ -1,11 +1,13 @@
+import { MAX_TOKEN_LIFETIME_DAYS } from '@latchkey/contracts';
+
 /**
  * Token expiration choices of the API tokens page (DESIGN.md §4: 7, 30, 90 days, 1 year by
  * default, or a custom date) and what each sends to POST /bff/api/tokens.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The server's ceiling on a token's lifetime (packages/core: five years). */
-export const MAX_LIFETIME_DAYS = 5 * 365;
+/** The server's ceiling on a token's lifetime (five years), mirrored for instant feedback. */
+export const MAX_LIFETIME_DAYS = MAX_TOKEN_LIFETIME_DAYS;
 /** Active tokens this close to expiry are marked on the list. */
 export const EXPIRING_SOON_DAYS = 7;
 
