@@ -1,11 +1,17 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { assignRequestId, healthEndpoints, parseTrustProxy, requestLogger, withRequestIds } from '@latchkey/runtime';
+import {
+  assignRequestId,
+  healthEndpoints,
+  noStore,
+  parseTrustProxy,
+  requestLogger,
+  withRequestIds,
+  type Middleware,
+} from '@latchkey/runtime';
 import type { BffDeps } from './deps.ts';
 import { errorHandler, errorResponder, notFound } from './http/error-handler.ts';
-import { noStore } from './http/no-store.middleware.ts';
-import type { PlainMiddleware } from './http/plain-middleware.ts';
 import { requireJsonIfBody, requirePortalRequest } from './http/portal-request.middleware.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { loginTransactions } from './oidc/login-transaction.ts';
@@ -70,7 +76,7 @@ export function createBffApp(given: BffDeps): RequestListener {
   app.use(notFound);
   app.use(errorHandler(respond, logger));
 
-  const prelude: PlainMiddleware[] = [logRequest, headers, noStore];
+  const prelude: Middleware[] = [logRequest, headers, noStore];
   const graphql = graphqlFastPath({
     logger,
     target: graphqlUpstreamUrl(config),

@@ -1,13 +1,8 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { InvalidToken, ValidationFailed, type DomainError } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
-import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
-import {
-  InsufficientScope,
-  MalformedAuthorization,
-  MethodNotAllowed,
-  MissingToken,
-} from './account.errors.ts';
+import { classifyError, MethodNotAllowed, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
+import { InsufficientScope, MalformedAuthorization, MissingToken } from './account.errors.ts';
 
 const REALM = 'Bearer realm="account"';
 

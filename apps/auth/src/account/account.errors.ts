@@ -24,23 +24,3 @@ export class InsufficientScope extends AccountHttpError {
   readonly status = 403;
   readonly code = 'insufficient_scope';
 }
-
-export class UnsupportedMediaType extends AccountHttpError {
-  readonly status = 415;
-  readonly code = 'unsupported_media_type';
-}
-
-export class RouteNotFound extends AccountHttpError {
-  readonly status = 404;
-  readonly code = 'not_found';
-}
-
-export class MethodNotAllowed extends AccountHttpError {
-  readonly status = 405;
-  readonly code = 'method_not_allowed';
-  readonly allow: string;
-  constructor(allow: string) {
-    super(`Use ${allow} for this endpoint.`);
-    this.allow = allow;
-  }
-}

@@ -1,18 +1,12 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router } from 'express';
 import type { AuthDeps } from '../deps.ts';
 import { accountErrorHandler } from './account-error.handler.ts';
-import { MethodNotAllowed, RouteNotFound } from './account.errors.ts';
+import { MethodNotAllowed, NotFound, noStore } from '@latchkey/runtime';
 import { clientsHandlers } from './clients/clients.handler.ts';
 import { jsonBody } from './json-body.middleware.ts';
 import { getMe } from './me/me.handler.ts';
 import { requirePortalToken } from './require-portal-token.middleware.ts';
 import { tokensHandlers } from './tokens/tokens.handler.ts';
-
-/** Credentials and account data are never cached, answers and errors alike (TS-04, P-04). */
-function noStore(_req: Request, res: Response, next: NextFunction): void {
-  res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
-  next();
-}
 
 function allowOnly(allow: string) {
   return function methodNotAllowed(): never {
@@ -21,7 +15,7 @@ function allowOnly(allow: string) {
 }
 
 function unknownAccountRoute(): never {
-  throw new RouteNotFound('No such account endpoint.');
+  throw new NotFound('No such account endpoint.');
 }
 
 /**
@@ -35,6 +29,7 @@ export function accountRouter(deps: AuthDeps): Router {
   const clients = clientsHandlers(deps);
   const tokens = tokensHandlers(deps);
 
+  // Credentials and account data are never cached, answers and errors alike (TS-04, P-04).
   router.use('/account', noStore);
 
   router.get('/account/me', auth, getMe);

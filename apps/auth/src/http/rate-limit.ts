@@ -4,7 +4,7 @@ import { slowDown } from 'express-slow-down';
 import { RedisStore } from 'rate-limit-redis';
 import { normalizeEmail } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
-import type { RedisClient } from '@latchkey/runtime';
+import { inSequence, type RedisClient } from '@latchkey/runtime';
 import { prefersJson } from './error-handler.ts';
 import { sendPage } from './send-page.ts';
 import { errorPage } from './views/error-page.view.ts';
@@ -158,22 +158,4 @@ export function signInRateLimits(perMinute: number, shared?: SharedLimitDeps): R
 /** Sign-up counts every attempt per address: a success creates an account, which is what a spammer wants. */
 export function signUpRateLimit(perMinute: number, shared?: SharedLimitDeps): RequestHandler {
   return inSequence(limiter({ identifier: 'signup-ip', limit: perMinute }, shared));
-}
-
-/** Several middlewares as one, for routes that take a single limiter. */
-export function inSequence(handlers: RequestHandler[]): RequestHandler {
-  if (handlers.length === 1) return handlers[0]!;
-  return (req, res, next) => {
-    let index = 0;
-    const step = (err?: unknown): void => {
-      const handler = handlers[index];
-      index += 1;
-      if ((err !== undefined && err !== null) || handler === undefined) {
-        next(err);
-        return;
-      }
-      void handler(req, res, step);
-    };
-    step();
-  };
 }

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { AuthDeps } from '../deps.ts';
 import {
@@ -69,21 +69,4 @@ export function sessionMiddleware(deps: AuthDeps): RequestHandler {
     load,
     () => new DependencyUnavailableError(deps.redis ? 'redis' : 'database', 'The session store is unavailable.'),
   );
-}
-
-/** A new session id, keeping nothing of the old session (session fixation, BF-SF-01). */
-export function regenerateSession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.regenerate((err: unknown) => (err ? reject(err) : resolve())));
-}
-
-export function destroySession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.destroy((err: unknown) => (err ? reject(err) : resolve())));
-}
-
-/**
- * Writes the session now, so a database failure surfaces as an error (503) instead of
- * express-session's deferred save, which sends the page anyway and forgets the session.
- */
-export function saveSession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.save((err: unknown) => (err ? reject(err) : resolve())));
 }

@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { revokeGrantsOfCodes } from '@latchkey/core';
 import type { AuthDeps } from '../deps.ts';
-import { destroySession, sessionCookieName } from '../http/session.ts';
+import { destroySession } from '@latchkey/runtime';
+import { sessionCookieName } from '../http/session.ts';
 
 /**
  * Ends this browser's sign-in at the authorization server: the grants this session gave the

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Clock, User } from '@latchkey/core';
 import { newCsrfToken } from '../http/csrf.ts';
-import { regenerateSession, saveSession } from '../http/session.ts';
+import { regenerateSession, saveSession } from '@latchkey/runtime';
 import type { PendingAuthorization } from './pending-authorization.ts';
 
 /**

@@ -25,11 +25,6 @@ export class Unauthenticated extends BffHttpError {
  */
 export class SessionEnded extends Unauthenticated {}
 
-export class UnsupportedMediaType extends BffHttpError {
-  readonly status = 415;
-  readonly code = 'unsupported_media_type';
-}
-
 /** A body above the proxy's limit (the same limit and answer as body-parser's on the Express routes). */
 export class PayloadTooLarge extends BffHttpError {
   readonly status = 413;
@@ -40,21 +35,6 @@ export class UnreadableRequest extends BffHttpError {
   readonly status = 400;
   readonly code = 'invalid_request';
 }
-export class NotFound extends BffHttpError {
-  readonly status = 404;
-  readonly code = 'not_found';
-}
-
-export class MethodNotAllowed extends BffHttpError {
-  readonly status = 405;
-  readonly code = 'method_not_allowed';
-  readonly allow: string;
-  constructor(allow: string) {
-    super(`Use ${allow} for this endpoint.`);
-    this.allow = allow;
-  }
-}
-
 /** BF-ST-*: the callback does not belong to a sign-in this browser started (RFC 9700 §4.7). */
 export class InvalidCallback extends BffHttpError {
   readonly status = 400;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@latchkey/logging';
 import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
-import { MethodNotAllowed, NotFound, SessionEnded } from './bff.errors.ts';
+import { MethodNotAllowed, NotFound } from '@latchkey/runtime';
+import { SessionEnded } from './bff.errors.ts';
 import { sendNotice } from './notice-page.ts';
 
 /** Top-level browser navigations get a page; the SPA's fetches get JSON. */

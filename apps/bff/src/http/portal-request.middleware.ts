@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import typeis from 'type-is';
-import { Forbidden, UnsupportedMediaType } from './bff.errors.ts';
+import { UnsupportedMediaType } from '@latchkey/runtime';
+import { Forbidden } from './bff.errors.ts';
 
 /** The header the SPA sends on every state-changing call (DESIGN.md D9). */
 export const PORTAL_HEADER = 'x-latchkey-portal';

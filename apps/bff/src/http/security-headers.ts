@@ -1,5 +1,5 @@
 import helmet from 'helmet';
-import type { PlainMiddleware } from './plain-middleware.ts';
+import type { Middleware } from '@latchkey/runtime';
 
 /**
  * The SPA loads everything from its own origin. GraphiQL's Monaco editor runs its language
@@ -28,7 +28,7 @@ export const CONTENT_SECURITY_POLICY = {
  * referrer (the callback URL carries the code: RF-02), same-origin isolation, HSTS over
  * https. No CORS headers are ever sent, so no other origin can read an answer (BF-CS-03).
  */
-export function securityHeaders(options: { https: boolean }): PlainMiddleware {
+export function securityHeaders(options: { https: boolean }): Middleware {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { ...CONTENT_SECURITY_POLICY } },
     xFrameOptions: { action: 'deny' },

@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '@latchkey/config';
 import { ACCOUNT_ROUTES } from '@latchkey/contracts';
-import { MethodNotAllowed, NotFound } from '../http/bff.errors.ts';
+import { MethodNotAllowed, NotFound } from '@latchkey/runtime';
 import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts';
 import { forwardTo, rawBody } from './forward.handler.ts';
 import type { CallUpstream } from './upstream.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@latchkey/logging';
 import type { ErrorResponder } from '../http/error-handler.ts';
-import { runMiddleware, type PlainMiddleware } from '../http/plain-middleware.ts';
+import { runMiddleware, type Middleware } from '@latchkey/runtime';
 import { checkJsonBody, checkPortalRequest } from '../http/portal-request.middleware.ts';
 import type { PortalSessions } from '../session/portal-session.ts';
 import { signedIn, type SessionTokens } from '../session/session-tokens.ts';
@@ -19,7 +19,7 @@ export interface GraphqlFastPathDeps {
   tokens: SessionTokens;
   upstream: CallUpstream;
   /** What every /bff response goes through first in the Express app: log line, security headers, no-store. */
-  prelude: readonly PlainMiddleware[];
+  prelude: readonly Middleware[];
   respond: ErrorResponder;
 }
 

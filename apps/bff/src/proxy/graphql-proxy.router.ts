@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '@latchkey/config';
-import { MethodNotAllowed } from '../http/bff.errors.ts';
+import { MethodNotAllowed } from '@latchkey/runtime';
 import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts';
 import { forwardTo, rawBody } from './forward.handler.ts';
 import type { CallUpstream } from './upstream.ts';

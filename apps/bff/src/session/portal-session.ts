@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serialize } from 'cookie';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Config } from '@latchkey/config';
@@ -128,17 +128,4 @@ export function portalSessions(config: Config, db: Db, clock: Clock, redis?: Red
       res.appendHeader('Set-Cookie', serialize(name, '', { ...cookie, maxAge: 0, expires: new Date() }));
     },
   };
-}
-
-/** A new session id, keeping nothing of the old session (session fixation, BF-SF-01). */
-export function regenerateSession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.regenerate((err: unknown) => (err ? reject(err) : resolve())));
-}
-
-export function saveSession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.save((err: unknown) => (err ? reject(err) : resolve())));
-}
-
-export function destroySession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.destroy((err: unknown) => (err ? reject(err) : resolve())));
 }

@@ -1,10 +1,11 @@
 import type { SessionJson } from '@latchkey/contracts';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { MethodNotAllowed } from '../http/bff.errors.ts';
+import { MethodNotAllowed } from '@latchkey/runtime';
 import { redirectTo } from '../http/redirect.ts';
 import type { PortalOidcClient } from '../oidc/oidc-client.ts';
-import { destroySession, type PortalSessions } from './portal-session.ts';
+import { destroySession } from '@latchkey/runtime';
+import type { PortalSessions } from './portal-session.ts';
 import { signInOf, type SessionTokens } from './session-tokens.ts';
 
 export interface SessionRouterDeps {

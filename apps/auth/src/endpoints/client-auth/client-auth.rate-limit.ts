@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Options } from 'express-rate-limit';
 import type { AuthDeps } from '../../deps.ts';
-import { inSequence, layeredLimit } from '../../http/rate-limit.ts';
+import { inSequence } from '@latchkey/runtime';
+import { layeredLimit } from '../../http/rate-limit.ts';
 import { hasAuthenticatedClient } from './client-auth.middleware.ts';
 import { credentialsOf } from './client-credentials.ts';
 

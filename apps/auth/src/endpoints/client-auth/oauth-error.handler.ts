@@ -1,9 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
 import { ErrorCode } from '@latchkey/core';
-import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
+import { classifyError, RETRY_AFTER_SECONDS, setNoStore } from '@latchkey/runtime';
 import type { AuthDeps } from '../../deps.ts';
 import { credentialsOf } from './client-credentials.ts';
-import { setNoStore } from './no-store.middleware.ts';
 
 /** RFC 6749 §5.2: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (AC-10). */
 const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
