@@ -14,19 +14,19 @@ const POSTGRES_ONLY = '**/*.postgres.test.ts';
  * disk, a server wired to DATA_DIR). New tests run on both engines unless listed here.
  */
 const SQLITE_OR_NO_DATABASE = [
-  'apps/api/src/bearer/bearer-credentials.test.ts',
   'apps/api/src/graphql/document-cache.test.ts',
   'apps/api/src/graphql/execution-plan.test.ts',
   'apps/api/src/graphql/format-error.test.ts',
   'apps/api/src/http/read-body.test.ts',
   'apps/auth/src/http/html.test.ts',
-  'apps/auth/src/interaction/return-to.test.ts',
   'apps/bff/src/oidc/return-to.test.ts',
   'apps/bff/src/session/token-sealing.test.ts',
   'apps/portal/src/**',
   'packages/core/src/users/password.test.ts',
   'packages/credentials/src/**',
   'packages/db/src/database-unavailable.test.ts',
+  'packages/runtime/src/http/bearer-authorization.test.ts',
+  'packages/runtime/src/http/middleware.test.ts',
   'packages/runtime/src/http/trust-proxy.test.ts',
   // The CLI's dispatch and usage errors: refused before any database is opened.
   'apps/cli/src/main.test.ts',

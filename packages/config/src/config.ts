@@ -82,7 +82,6 @@ export interface Config {
   /** Refresh tokens expire after this much inactivity; each rotation starts a new period (RT-11). */
   readonly refreshTokenTtlSeconds: number;
   /** Authorization codes live 10 minutes (DESIGN.md §1); not configurable. */
-  readonly codeTtlSeconds: number;
   /** D-1: `expires_in` is a digit string unless this is set for strict RFC 6749 clients. */
   readonly expiresInAsNumber: boolean;
   readonly graphqlIntrospection: boolean;
@@ -206,7 +205,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET ?? local!.sessionSecret,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
-    codeTtlSeconds: 600,
     expiresInAsNumber: e.EXPIRES_IN_AS_NUMBER,
     graphqlIntrospection: production ? false : e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,

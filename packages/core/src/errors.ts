@@ -7,10 +7,8 @@ export const ErrorCode = {
   invalidRequest: 'invalid_request',
   invalidClient: 'invalid_client',
   invalidGrant: 'invalid_grant',
-  unauthorizedClient: 'unauthorized_client',
   unsupportedGrantType: 'unsupported_grant_type',
   invalidToken: 'invalid_token',
-  accessDenied: 'access_denied',
   validationFailed: 'validation_failed',
   notFound: 'not_found',
   conflict: 'conflict',
@@ -43,9 +41,6 @@ export class UnsupportedGrantType extends DomainError {
 }
 export class InvalidToken extends DomainError {
   readonly code = ErrorCode.invalidToken;
-}
-export class AccessDenied extends DomainError {
-  readonly code = ErrorCode.accessDenied;
 }
 /** Bad input to an account operation; `field` names the offending field. */
 export class ValidationFailed extends DomainError {

@@ -56,7 +56,7 @@ export interface SessionTokensDeps {
 }
 
 /** The sign-in in a session's data; 401 `unauthenticated` when there is none. */
-export function signInIn(data: Partial<session.SessionData> | undefined): PortalSignIn {
+export function signInFromData(data: Partial<session.SessionData> | undefined): PortalSignIn {
   const signIn = data?.portal;
   if (!signIn) throw notSignedIn();
   return signIn;
@@ -67,7 +67,7 @@ function notSignedIn(): Unauthenticated {
 }
 
 export function signInOf(req: Request): PortalSignIn {
-  return signInIn(req.session);
+  return signInFromData(req.session);
 }
 
 /** The signed-in session express-session loaded for this request. */
@@ -78,7 +78,7 @@ export function signedInSessionOf(req: Request): SignedInSession {
 /** The signed-in session the fast path loaded (PortalSessions.load); 401 without one. */
 export function signedIn(loaded: LoadedSession | undefined): SignedInSession {
   if (loaded === undefined) throw notSignedIn();
-  return { id: loaded.id, signIn: signInIn(loaded.data) };
+  return { id: loaded.id, signIn: signInFromData(loaded.data) };
 }
 
 /** 401 `unauthenticated` before any body is read or any upstream is called. */

@@ -5,7 +5,6 @@ export const AuthorizationErrorCode = {
   invalidRequest: 'invalid_request',
   unsupportedResponseType: 'unsupported_response_type',
   accessDenied: 'access_denied',
-  serverError: 'server_error',
   temporarilyUnavailable: 'temporarily_unavailable',
 } as const;
 export type AuthorizationErrorCode = (typeof AuthorizationErrorCode)[keyof typeof AuthorizationErrorCode];

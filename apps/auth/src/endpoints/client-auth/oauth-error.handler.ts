@@ -12,7 +12,6 @@ const STATUS_BY_CODE: ReadonlyMap<string, number> = new Map([
   [ErrorCode.invalidRequest, 400],
   [ErrorCode.invalidClient, 401],
   [ErrorCode.invalidGrant, 400],
-  [ErrorCode.unauthorizedClient, 400],
   [ErrorCode.unsupportedGrantType, 400],
 ]);
 
