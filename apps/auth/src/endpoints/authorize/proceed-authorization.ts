@@ -1,7 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import type { Request, Response } from 'express';
-import { findUserById, hasConsented, issueAuthorizationCode, type Client } from '@latchkey/core';
-import { digest } from '@latchkey/credentials';
+import { findUserById, hasConsented, type Client } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { csrfTokenFor } from '../../http/csrf.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
@@ -10,7 +9,7 @@ import { consentPage } from '../../interaction/consent/views/consent.view.ts';
 import { currentUser } from '../../interaction/current-user.ts';
 import { signInPage } from '../../interaction/login/views/signin.view.ts';
 import { removePendingAuthorization, type PendingAuthorization } from '../../interaction/pending-authorization.ts';
-import { redirectWithCode } from './authorization-response.ts';
+import { issueCodeAndRedirect } from './issue-code.ts';
 
 /**
  * The host the browser will be sent back to, as registered (ASCII; xn-- for an
@@ -22,9 +21,6 @@ function redirectHostOf(redirectUri: string): { redirectHost: string; redirectHo
   if (unicode === '' || unicode === url.hostname) return { redirectHost: url.host };
   return { redirectHost: url.host, redirectHostUnicode: url.port ? `${unicode}:${url.port}` : unicode };
 }
-
-/** How many first-party sign-ins one session remembers for its sign-out (SO-09). */
-const MAX_FIRST_PARTY_CODES = 20;
 
 /** Shown for clients the service provisions itself (no owner). */
 const SERVICE_OWNER = 'Latchkey';
@@ -64,18 +60,7 @@ export async function proceedWithAuthorization(
     client.firstParty || (pending.prompt !== 'consent' && (await hasConsented(deps.db, user.id, client.id)));
   if (approved) {
     removePendingAuthorization(req, pending.id);
-    const code = await issueAuthorizationCode(deps.db, deps.clock, {
-      client,
-      userId: user.id,
-      redirectUri: pending.redirectUri,
-      codeChallenge: pending.codeChallenge ?? null,
-    });
-    // The portal signed in through this session ends with it (SO-09); the last few suffice.
-    if (client.firstParty) {
-      const earlier = (req.session.firstPartyCodes ?? []).slice(-(MAX_FIRST_PARTY_CODES - 1));
-      req.session.firstPartyCodes = [...earlier, digest(code)];
-    }
-    redirectWithCode(res, deps.config.auth.url, pending, code);
+    await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
     return;
   }
   const owner = client.ownerId === null ? undefined : await findUserById(deps.db, client.ownerId);

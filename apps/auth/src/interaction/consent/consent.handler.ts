@@ -1,10 +1,11 @@
 import type { Request, Response } from 'express';
-import { findActiveClient, issueAuthorizationCode, recordConsent } from '@latchkey/core';
+import { findActiveClient, recordConsent } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertCsrfToken, CSRF_FIELD } from '../../http/csrf.ts';
 import { CsrfRejected, PageError } from '../../http/page-error.ts';
 import { markRedirectVerified } from '../../endpoints/authorize/authorization-error-redirect.ts';
-import { redirectWithCode, redirectWithError } from '../../endpoints/authorize/authorization-response.ts';
+import { redirectWithError } from '../../endpoints/authorize/authorization-response.ts';
+import { issueCodeAndRedirect } from '../../endpoints/authorize/issue-code.ts';
 import { AuthorizationErrorCode, InvalidAuthorizationRequest } from '../../endpoints/authorize/authorize.errors.ts';
 import { currentUser } from '../current-user.ts';
 import { findPendingAuthorization, removePendingAuthorization } from '../pending-authorization.ts';
@@ -44,12 +45,6 @@ export function consentHandler(deps: AuthDeps) {
       return;
     }
     await recordConsent(deps.db, deps.clock, user.id, client.id);
-    const code = await issueAuthorizationCode(deps.db, deps.clock, {
-      client,
-      userId: user.id,
-      redirectUri: pending.redirectUri,
-      codeChallenge: pending.codeChallenge ?? null,
-    });
-    redirectWithCode(res, deps.config.auth.url, pending, code);
+    await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
   };
 }
