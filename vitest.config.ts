@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const INTEGRATION = ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'];
@@ -42,6 +43,10 @@ const SQLITE_OR_NO_DATABASE = [
 ];
 
 export default defineConfig({
+  resolve: {
+    // Tests deep in apps/ and packages/ reach the shared harness as #test/support/... (tsconfig paths too).
+    alias: [{ find: /^#test\/(.*)$/, replacement: `${fileURLToPath(new URL('./test/', import.meta.url))}$1` }],
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -6,7 +6,7 @@ import { loadConfig } from '@latchkey/config';
 import { ManualClock } from '@latchkey/core';
 import { openDatabase } from '@latchkey/runtime';
 import type { Db } from '@latchkey/db';
-import { captureLogger } from '../../../test/support/loopback.ts';
+import { captureLogger } from '#test/support/loopback.ts';
 import { startBffServer } from './main.ts';
 
 let dataDir: string;

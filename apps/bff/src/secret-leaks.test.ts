@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digest } from '@latchkey/credentials';
-import { makeUser } from '../../../test/support/fixtures.ts';
+import { makeUser } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   readSessionTokens,
   startPortalSystem,
   type PortalSystem,
-} from '../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 
 // One full portal session, recorded response by response: sign-in, every account operation,
 // the Explorer's query, a refresh, failures and sign-out. Then the transcript, the logs and

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { createDatabase, sqlitePathFor, type Db } from '@latchkey/db';
-import { withDatabase } from '../../../test/support/postgres-databases.ts';
-import { testPostgresBin, testPostgresUrl } from '../../../test/support/test-database.ts';
+import { withDatabase } from '#test/support/postgres-databases.ts';
+import { testPostgresBin, testPostgresUrl } from '#test/support/test-database.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type Db } from '@latchkey/db';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/test-database.ts';
 import { ManualClock } from './clock.ts';
 import { createClient } from './clients/clients.service.ts';
 import { issueAuthorizationCode, redeemAuthorizationCode } from './authorization/codes.service.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateToken, lastFour, parseToken, randomBase62, TokenPrefix } from './token-format.ts';
 import { constantTimeEqual, digest } from './digest.ts';
-import { alterChar, truncate } from '../../../test/support/tamper.ts';
+import { alterChar, truncate } from '#test/support/tamper.ts';
 
 describe('DESIGN.md D3 token format', () => {
   it('has the documented shape: prefix, 30 random base62 characters, 6 checksum characters', () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngine, type TestDatabase } from '../../../test/support/test-database.ts';
+import { createTestDatabase, testEngine, type TestDatabase } from '#test/support/test-database.ts';
 import type { Db } from './database.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { migrateToLatest } from './migrate.ts';

@@ -10,8 +10,8 @@ import {
   dropDatabaseAt,
   startPostgres,
   type PostgresCluster,
-} from '../../../test/support/postgres.ts';
-import { testPostgresUrl } from '../../../test/support/test-database.ts';
+} from '#test/support/postgres.ts';
+import { testPostgresUrl } from '#test/support/test-database.ts';
 import { createDatabase } from './create-database.ts';
 import type { Db } from './database.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@latchkey/config';
 import { ErrorReply } from 'redis';
-import { captureLogger } from '../../../test/support/loopback.ts';
-import { startRedisServer, type RedisServer } from '../../../test/support/redis.ts';
+import { captureLogger } from '#test/support/loopback.ts';
+import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 import { DependencyUnavailableError } from './dependency-unavailable.ts';
 import { connectRedis, createRedisClient, redactRedisUrl, type RedisClient } from './redis.ts';
 import { RedisSessionStore } from './session-store.ts';

@@ -1,6 +1,6 @@
 import type { SessionData } from 'express-session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type TestSystem } from '../../../test/support/system.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { KyselySessionStore } from './session-store.ts';
 
 let system: TestSystem;

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, TokenPrefix } from '@latchkey/credentials';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makePat, makeUser } from '#test/support/fixtures.ts';
 import {
   BARE_CHALLENGE,
   INVALID_REQUEST_CHALLENGE,
@@ -10,7 +10,7 @@ import {
   postGraphql,
   type GraphqlAnswer,
 } from '../testing/post-graphql.ts';
-import { alterChar, truncate } from '../../../../test/support/tamper.ts';
+import { alterChar, truncate } from '#test/support/tamper.ts';
 
 let system: TestSystem;
 let pat: string;

@@ -6,8 +6,8 @@ import { loadConfig } from '@latchkey/config';
 import { createPersonalAccessToken, createUser, ManualClock } from '@latchkey/core';
 import { generateToken, TokenPrefix } from '@latchkey/credentials';
 import { createDatabase, databaseOptionsFor, sqlitePathFor, type Db } from '@latchkey/db';
-import { startPostgres, type PostgresCluster } from '../../../../test/support/postgres.ts';
-import { testEngine } from '../../../../test/support/test-database.ts';
+import { startPostgres, type PostgresCluster } from '#test/support/postgres.ts';
+import { testEngine } from '#test/support/test-database.ts';
 import { capturingLogger, startStandaloneApi, type StandaloneApi } from '../testing/api-server.ts';
 import { postGraphql, type GraphqlAnswer } from '../testing/post-graphql.ts';
 

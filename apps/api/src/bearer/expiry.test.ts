@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAllTokens, redeemAuthorizationCode, type User } from '@latchkey/core';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makeClient, makeCode, makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, makeCode, makePat, makeUser } from '#test/support/fixtures.ts';
 import { INVALID_TOKEN_CHALLENGE, postGraphql } from '../testing/post-graphql.ts';
 
 // This file moves the clock a year forward, so it has a system of its own.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken, type User } from '@latchkey/core';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeUser } from '#test/support/fixtures.ts';
 import { capturingLogger, startStandaloneApi } from '../testing/api-server.ts';
 import { postGraphql } from '../testing/post-graphql.ts';
-import { alterChar } from '../../../../test/support/tamper.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 let system: TestSystem;
 const NO_TIMED_FLUSH = 2 ** 31 - 1;

@@ -12,8 +12,8 @@ import {
   type TokenPair,
   type User,
 } from '@latchkey/core';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makeClient, makeCode, makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, makeCode, makePat, makeUser } from '#test/support/fixtures.ts';
 import { INVALID_TOKEN_CHALLENGE, postGraphql } from '../testing/post-graphql.ts';
 
 let system: TestSystem;

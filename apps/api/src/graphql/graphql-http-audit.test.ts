@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverAudits, type AuditResult } from 'graphql-http';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makePat, makeUser } from '#test/support/fixtures.ts';
 
 let system: TestSystem;
 let results: AuditResult[];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makePat, makeUser } from '#test/support/fixtures.ts';
 import { postGraphql, type GraphqlAnswer, type GraphqlCall } from '../testing/post-graphql.ts';
 import { getIntrospectionQuery } from './graphql-js.ts';
 import { LIMITS } from './validation-rules.ts';

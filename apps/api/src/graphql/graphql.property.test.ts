@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makePat, makeUser } from '#test/support/fixtures.ts';
 
 let system: TestSystem;
 let pat: string;

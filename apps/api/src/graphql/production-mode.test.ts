@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makePat, makeUser } from '#test/support/fixtures.ts';
 import { capturingLogger, startStandaloneApi, type StandaloneApi } from '../testing/api-server.ts';
 import { postGraphql } from '../testing/post-graphql.ts';
 

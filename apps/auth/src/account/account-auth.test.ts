@@ -3,11 +3,11 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAccessToken, createPersonalAccessToken, revokeAccessToken, type User } from '@latchkey/core';
-import { makeClient, makePat, makeUser } from '../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { callAccount, issuePortalToken, issueThirdPartyTokens, type AccountCall } from './account.fixture.ts';
-import { alterChar } from '../../../../test/support/tamper.ts';
-import { anOutage } from '../../../../test/support/faults.ts';
+import { alterChar } from '#test/support/tamper.ts';
+import { anOutage } from '#test/support/faults.ts';
 
 let system: TestSystem;
 let user: User;

@@ -9,8 +9,8 @@ import {
   type TokenPair,
   type User,
 } from '@latchkey/core';
-import { makeCode, pkcePair } from '../../../../test/support/fixtures.ts';
-import type { TestSystem } from '../../../../test/support/system.ts';
+import { makeCode, pkcePair } from '#test/support/fixtures.ts';
+import type { TestSystem } from '#test/support/system.ts';
 
 export function lifetimesOf(system: TestSystem): TokenLifetimes {
   return {

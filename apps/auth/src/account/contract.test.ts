@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_ROUTES, errorJson } from '@latchkey/contracts';
-import { makeClient, makePat, makeUser } from '../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { callAccount, issuePortalToken } from './account.fixture.ts';
 
 // Issue 16: the account API is written once, in packages/contracts. Every route of the table

@@ -2,9 +2,9 @@
 // invisible characters, and a third-party client cannot speak in the service's name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type User } from '@latchkey/core';
-import { driveToDecision, CookieJar } from '../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { driveToDecision, CookieJar } from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { callAccount, issuePortalToken } from './account.fixture.ts';
 
 let system: TestSystem;

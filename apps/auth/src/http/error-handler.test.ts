@@ -2,10 +2,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeViaPages, CookieJar, fetchPage, openAuthorize, submitSignIn } from '../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../test/support/fixtures.ts';
-import { captureLogger } from '../../../../test/support/loopback.ts';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+import { authorizeViaPages, CookieJar, fetchPage, openAuthorize, submitSignIn } from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { captureLogger } from '#test/support/loopback.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   countCodes,
   expectErrorPage,

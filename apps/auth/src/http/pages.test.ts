@@ -7,9 +7,9 @@ import {
   openAuthorize,
   signIn,
   type PageResult,
-} from '../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { expectPageSecurityHeaders, REDIRECT_URI } from '../endpoints/authorize/authorize.fixture.ts';
 
 let system: TestSystem;

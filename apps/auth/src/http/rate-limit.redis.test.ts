@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CookieJar, fetchPage, findForm } from '../../../../test/support/browserless-flow.ts';
-import { makeUser } from '../../../../test/support/fixtures.ts';
-import { startRedisAuth, type RedisAuth } from '../../../../test/support/redis-auth.ts';
-import { startRedisServer, type RedisServer } from '../../../../test/support/redis.ts';
+import { CookieJar, fetchPage, findForm } from '#test/support/browserless-flow.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { startRedisAuth, type RedisAuth } from '#test/support/redis-auth.ts';
+import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 
 // D-8 with REDIS_URL: sign-in and sign-up limits are counted across instances in Redis, and
 // the in-process limiter stays in front; R-08: with Redis down the shared count fails open

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { CookieJar, fetchPage, findForm } from '../../../../test/support/browserless-flow.ts';
-import { makeUser } from '../../../../test/support/fixtures.ts';
-import { startRedisAuth, type RedisAuth } from '../../../../test/support/redis-auth.ts';
-import { startRedisServer, type RedisServer } from '../../../../test/support/redis.ts';
+import { CookieJar, fetchPage, findForm } from '#test/support/browserless-flow.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { startRedisAuth, type RedisAuth } from '#test/support/redis-auth.ts';
+import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 import { REDIS_SESSION_PREFIX, SESSION_TTL_MS } from './session.ts';
 
 // DESIGN.md D7: with REDIS_URL the authorization server's sessions live in Redis, shared by

@@ -8,10 +8,10 @@ import {
   openAuthorize,
   submitDecision,
   submitSignIn,
-} from '../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../test/support/system.ts';
-import { alterChar } from '../../../../test/support/tamper.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { alterChar } from '#test/support/tamper.ts';
 import { countCodes, expectErrorPage, REDIRECT_URI } from '../endpoints/authorize/authorize.fixture.ts';
 import { PENDING_TTL_MS } from '../interaction/pending-authorization.ts';
 

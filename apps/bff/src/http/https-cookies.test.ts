@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../../../../test/support/fixtures.ts';
+import { makeUser } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   setCookieLine,
   startPortalSystem,
   startSecondBff,
   type PortalSystem,
-} from '../../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 
 // The portal's public URL is https, served through a TLS-terminating proxy on loopback that
 // says so with X-Forwarded-Proto; the BFF itself listens on plain http.

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePat, makeUser } from '../../../../test/support/fixtures.ts';
+import { makePat, makeUser } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   startPortalSystem,
   type PortalResponse,
   type PortalSystem,
-} from '../../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 
 let system: PortalSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

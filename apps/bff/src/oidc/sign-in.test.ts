@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../../../../test/support/fixtures.ts';
+import { makeUser } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   sessionIdOf,
@@ -8,7 +8,7 @@ import {
   startSecondBff,
   type PortalResponse,
   type PortalSystem,
-} from '../../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 
 let system: PortalSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

@@ -3,7 +3,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { sign } from 'cookie-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../../../../test/support/fixtures.ts';
+import { makeUser } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   sessionIdOf,
@@ -11,9 +11,9 @@ import {
   startSecondBff,
   type PortalResponse,
   type PortalSystem,
-} from '../../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 import { takesFastPath } from './graphql-fast-path.ts';
-import { alterChar } from '../../../../test/support/tamper.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 // POST /bff/graphql is answered ahead of Express (graphql-fast-path.ts). The same route
 // spelled with a trailing slash still goes through Express (graphql-proxy.router.ts), so

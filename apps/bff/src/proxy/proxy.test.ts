@@ -1,15 +1,15 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../../../../test/support/fixtures.ts';
-import { reservedPort } from '../../../../test/support/loopback.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { reservedPort } from '#test/support/loopback.ts';
 import {
   PortalBrowser,
   startPortalSystem,
   startSecondBff,
   type PortalSystem,
   type SecondBff,
-} from '../../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 
 let system: PortalSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

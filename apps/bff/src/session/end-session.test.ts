@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchPage, findForm } from '../../../../test/support/browserless-flow.ts';
-import { makeUser } from '../../../../test/support/fixtures.ts';
-import { reservedPort } from '../../../../test/support/loopback.ts';
-import { PortalBrowser, startPortalSystem, startSecondBff, type PortalSystem } from '../../../../test/support/portal-system.ts';
+import { fetchPage, findForm } from '#test/support/browserless-flow.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { reservedPort } from '#test/support/loopback.ts';
+import { PortalBrowser, startPortalSystem, startSecondBff, type PortalSystem } from '#test/support/portal-system.ts';
 
 // Issue 14 (docs/sign-out.md): Sign out in the portal ends the authorization server's sign-in
 // too, so the next sign-in asks for the password instead of completing silently.

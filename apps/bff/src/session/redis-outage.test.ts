@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../../../../test/support/fixtures.ts';
-import { PortalBrowser, type PortalResponse } from '../../../../test/support/portal-system.ts';
-import { startRedisPortal, type RedisPortal } from '../../../../test/support/redis-portal.ts';
-import { startRedisServer, type RedisServer } from '../../../../test/support/redis.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { PortalBrowser, type PortalResponse } from '#test/support/portal-system.ts';
+import { startRedisPortal, type RedisPortal } from '#test/support/redis-portal.ts';
+import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 
 // BF-RD-01 / R-07: Redis (the session store) down or hanging. Every /bff API call answers
 // 503 + Retry-After JSON within REDIS_TIMEOUT_MS, /bff/login and /bff/callback a 503 page;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { makeUser } from '../../../../test/support/fixtures.ts';
-import { PortalBrowser, sessionIdOf } from '../../../../test/support/portal-system.ts';
-import { startRedisPortal, type RedisPortal } from '../../../../test/support/redis-portal.ts';
-import { startRedisServer, type RedisServer } from '../../../../test/support/redis.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { PortalBrowser, sessionIdOf } from '#test/support/portal-system.ts';
+import { startRedisPortal, type RedisPortal } from '#test/support/redis-portal.ts';
+import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 import { SESSION_TTL_MS } from './portal-session.ts';
 import { REDIS_SESSION_PREFIX, RedisPortalSessionStore } from './redis-portal-session.store.ts';
 import { createTokenSealer } from './token-sealing.ts';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { makeUser } from '../../../../test/support/fixtures.ts';
-import { PortalBrowser, sessionIdOf, type PortalResponse } from '../../../../test/support/portal-system.ts';
-import { startRedisPortal, type RedisPortal } from '../../../../test/support/redis-portal.ts';
-import { startRedisServer, type RedisServer } from '../../../../test/support/redis.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { PortalBrowser, sessionIdOf, type PortalResponse } from '#test/support/portal-system.ts';
+import { startRedisPortal, type RedisPortal } from '#test/support/redis-portal.ts';
+import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 import { releaseLock, takeLock } from './lock-rows.repository.ts';
 
 // D-4 / BF-RT-01 / R-03 across instances: the refresh token rotates strictly and a second use

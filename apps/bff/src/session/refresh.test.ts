@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digest } from '@latchkey/credentials';
-import { makeUser } from '../../../../test/support/fixtures.ts';
+import { makeUser } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   readSessionTokens,
@@ -9,7 +9,7 @@ import {
   startSecondBff,
   type PortalResponse,
   type PortalSystem,
-} from '../../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 
 const TOKEN_TTL_SECONDS = 3600;
 let system: PortalSystem;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digest } from '@latchkey/credentials';
 import { createDatabase, sqlitePathFor, type Db } from '@latchkey/db';
-import { makeUser } from '../../../../test/support/fixtures.ts';
+import { makeUser } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   readSessionTokens,
@@ -13,11 +13,11 @@ import {
   startPortalSystem,
   startSecondBff,
   type PortalSystem,
-} from '../../../../test/support/portal-system.ts';
-import { testEngine } from '../../../../test/support/test-database.ts';
+} from '#test/support/portal-system.ts';
+import { testEngine } from '#test/support/test-database.ts';
 import { SESSION_TTL_MS } from './portal-session.ts';
-import { reservedPort } from '../../../../test/support/loopback.ts';
-import { alterChar } from '../../../../test/support/tamper.ts';
+import { reservedPort } from '#test/support/loopback.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 let system: PortalSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTokenSealer } from './token-sealing.ts';
-import { alterChar, truncate } from '../../../../test/support/tamper.ts';
+import { alterChar, truncate } from '#test/support/tamper.ts';
 
 const SECRET = 'a-session-secret-of-at-least-32-characters';
 const TOKEN = 'lkr_abcdefghijklmnopqrstuvwxyz0123456789';

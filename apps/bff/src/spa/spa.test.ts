@@ -9,7 +9,7 @@ import {
   startSecondBff,
   type PortalSystem,
   type SecondBff,
-} from '../../../../test/support/portal-system.ts';
+} from '#test/support/portal-system.ts';
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-Abc123.js"></script></head><body><div id="root"></div></body></html>';

@@ -11,8 +11,8 @@ import {
   type TokenPair,
   type User,
 } from '@latchkey/core';
-import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { callAccount, issuePortalToken, issueThirdPartyTokens, lifetimesOf } from '../account.fixture.ts';
 
 let system: TestSystem;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { callAccount, issuePortalToken } from '../account.fixture.ts';
 
 let system: TestSystem;

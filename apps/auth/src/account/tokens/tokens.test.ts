@@ -10,8 +10,8 @@ import {
   type Client,
   type User,
 } from '@latchkey/core';
-import { makeClient, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   callAccount,
   issuePortalToken,

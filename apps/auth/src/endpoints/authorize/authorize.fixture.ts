@@ -1,11 +1,11 @@
 // Shared setup and assertions for the authorization endpoint's and the pages' tests.
 import { expect } from 'vitest';
-import type { PageResult } from '../../../../../test/support/browserless-flow.ts';
+import type { PageResult } from '#test/support/browserless-flow.ts';
 import {
   parseAuthorizationRedirect,
   type AuthorizationResponse,
-} from '../../../../../test/support/browserless-flow.ts';
-import type { TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import type { TestSystem } from '#test/support/system.ts';
 
 export const REDIRECT_URI = 'https://client.example/cb';
 

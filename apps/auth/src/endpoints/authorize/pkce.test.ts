@@ -6,9 +6,9 @@ import {
   CookieJar,
   openAuthorize,
   type AuthorizeRequest,
-} from '../../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser, pkcePair } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser, pkcePair } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { countCodes, expectErrorRedirect, REDIRECT_URI } from './authorize.fixture.ts';
 
 let system: TestSystem;

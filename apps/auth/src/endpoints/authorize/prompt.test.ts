@@ -10,9 +10,9 @@ import {
   signIn,
   submitDecision,
   submitSignIn,
-} from '../../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser, pkcePair } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser, pkcePair } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { countCodes, expectPageSecurityHeaders, REDIRECT_URI } from './authorize.fixture.ts';
 
 let system: TestSystem;

@@ -7,9 +7,9 @@ import {
   fetchPage,
   openAuthorize,
   parseAuthorizationRedirect,
-} from '../../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { countCodes, expectErrorPage, expectErrorRedirect, REDIRECT_URI } from './authorize.fixture.ts';
 
 let system: TestSystem;

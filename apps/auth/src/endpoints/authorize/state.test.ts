@@ -6,9 +6,9 @@ import {
   CookieJar,
   fetchPage,
   openAuthorize,
-} from '../../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { countCodes, expectErrorRedirect, REDIRECT_URI } from './authorize.fixture.ts';
 
 let system: TestSystem;

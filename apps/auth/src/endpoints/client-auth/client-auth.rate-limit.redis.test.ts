@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@latchkey/core';
-import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startRedisAuth, type RedisAuth } from '../../../../../test/support/redis-auth.ts';
-import { startRedisServer, type RedisServer } from '../../../../../test/support/redis.ts';
+import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
+import { startRedisAuth, type RedisAuth } from '#test/support/redis-auth.ts';
+import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 
 // CA-07 / D-8 with REDIS_URL: failed client authentications at /oauth/token and /oauth/revoke
 // are counted across instances; R-08: with Redis down the shared count fails open (requests

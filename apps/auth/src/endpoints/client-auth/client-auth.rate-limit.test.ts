@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@latchkey/core';
-import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
-import { postFormFrom } from '../../../../../test/support/loopback.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
+import { postFormFrom } from '#test/support/loopback.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import type { ClientCredentialsFixture } from './oauth-endpoint.fixture.ts';
 
 // OAuth 2.1 §2.4.1 brute-force protection of client secrets: SECURITY.md CA-07, TK-RL-01.

@@ -2,8 +2,8 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeClient, type User } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
-import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   basicAuth,
   exchangeCode,
@@ -13,7 +13,7 @@ import {
   tokenUrl,
   type ClientCredentialsFixture,
 } from './oauth-endpoint.fixture.ts';
-import { alterChar } from '../../../../../test/support/tamper.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §2.3.1 / OAuth 2.1 §2.4.1 client authentication at the token endpoint:
 // SECURITY.md §2.5 CA-01..CA-06, CA-08 (CA-07 is in client-auth.rate-limit.test.ts), §4.2 TK-09..TK-12.

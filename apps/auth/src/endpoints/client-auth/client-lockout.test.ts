@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
-import { postFormFrom } from '../../../../../test/support/loopback.ts';
-import { PortalBrowser, startPortalSystem, type PortalSystem } from '../../../../../test/support/portal-system.ts';
+import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
+import { postFormFrom } from '#test/support/loopback.ts';
+import { PortalBrowser, startPortalSystem, type PortalSystem } from '#test/support/portal-system.ts';
 
 // Issue 15 §1, HD-01 (docs/hardening.md): client ids are public (the portal's is in every
 // /bff/login redirect), so the per-client failure limit must never refuse a client whose

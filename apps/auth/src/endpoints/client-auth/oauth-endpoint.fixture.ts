@@ -3,7 +3,7 @@
 import { authenticateAccessToken, type Client } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { expect } from 'vitest';
-import type { TestSystem } from '../../../../../test/support/system.ts';
+import type { TestSystem } from '#test/support/system.ts';
 
 /** RFC 6749 §5.2 / AC-10: the charset of error_description. */
 export const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 
 let system: TestSystem;
 let response: Response;

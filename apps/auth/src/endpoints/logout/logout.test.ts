@@ -7,9 +7,9 @@ import {
   openAuthorize,
   signIn,
   type PageResult,
-} from '../../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { expectErrorPage } from '../authorize/authorize.fixture.ts';
 
 // Issue 14 / docs/sign-out.md: the end-session endpoint, GET and POST /oauth/logout, in the

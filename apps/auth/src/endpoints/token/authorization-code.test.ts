@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_TTL_MS, deleteUser, revokeClient, type User } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
-import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   accessTokenWorks,
   basicAuth,
@@ -17,7 +17,7 @@ import {
   tokenUrl,
   type ClientCredentialsFixture,
 } from '../client-auth/oauth-endpoint.fixture.ts';
-import { alterChar } from '../../../../../test/support/tamper.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §4.1.3 code exchange: SECURITY.md §2.3 AC-01..AC-10, §4.2 TK-AC-*, TK-OK-*
 // (PKCE, TK-AC-08, is in pkce.test.ts).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findClient, type User } from '@latchkey/core';
-import { makeClient, makeCode, makeUser, pkcePair } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeClient, makeCode, makeUser, pkcePair } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   accessTokenWorks,
   exchangeCode,
@@ -10,7 +10,7 @@ import {
   grantOfCode,
   type ClientCredentialsFixture,
 } from '../client-auth/oauth-endpoint.fixture.ts';
-import { alterChar } from '../../../../../test/support/tamper.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 7636 §4.5–4.6 and RFC 9700 §4.8.2 at the token endpoint: SECURITY.md §2.2 PK-01..PK-04,
 // §4.2 TK-AC-08. The authorization endpoint's half (PK-05..PK-08) is in authorize/pkce.test.ts.

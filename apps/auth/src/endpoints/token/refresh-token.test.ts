@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAccessToken, revokeAccessToken, revokeClient, type User } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
-import { makeClient, makeCode, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   accessTokenWorks,
   exchangeCode,
@@ -14,7 +14,7 @@ import {
   type ClientCredentialsFixture,
   type TokenResponse,
 } from '../client-auth/oauth-endpoint.fixture.ts';
-import { alterChar } from '../../../../../test/support/tamper.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §6 refresh with rotation and strict reuse detection (D4, D-4: no grace window),
 // and the documented refresh request that carries `Authorization: Bearer` (D-2).

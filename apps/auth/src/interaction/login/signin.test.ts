@@ -9,9 +9,9 @@ import {
   signIn,
   submitSignIn,
   type PageResult,
-} from '../../../../../test/support/browserless-flow.ts';
-import { makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { expectErrorPage, expectPageSecurityHeaders } from '../../endpoints/authorize/authorize.fixture.ts';
 
 let system: TestSystem;

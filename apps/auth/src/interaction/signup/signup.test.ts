@@ -10,9 +10,9 @@ import {
   followRedirect,
   openAuthorize,
   type PageResult,
-} from '../../../../../test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '../../../../../test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '../../../../../test/support/system.ts';
+} from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   expectErrorPage,
   expectPageSecurityHeaders,
