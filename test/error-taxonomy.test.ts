@@ -5,7 +5,7 @@
 // with 503, so clients retried it as an outage and alerting on 500s saw nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issuePortalToken, callAccount } from '../apps/auth/src/account/account.fixture.ts';
-import { exchangeCode, postForm, revokeUrl } from '../apps/auth/src/endpoints/client-auth/oauth-endpoint.fixture.ts';
+import { exchangeCode, postForm, revokeUrl } from '../apps/auth/src/endpoints/oauth-json/oauth-endpoint.fixture.ts';
 import { postGraphql } from '../apps/api/src/testing/post-graphql.ts';
 import { CookieJar, fetchPage, submitSignIn } from './support/browserless-flow.ts';
 import { aBug, anOutage } from './support/faults.ts';

@@ -5,7 +5,7 @@ import type { AuthDeps } from './deps.ts';
 import { authorizeRouter } from './endpoints/authorize/authorize.router.ts';
 import { discoveryRouter } from './endpoints/discovery/discovery.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
-import { clientAuthRateLimits } from './endpoints/client-auth/client-auth.rate-limit.ts';
+import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
 import { revokeRouter } from './endpoints/revoke/revoke.router.ts';
 import { tokenRouter } from './endpoints/token/token.router.ts';
 import { assetsRouter } from './http/assets.router.ts';

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { revokeTokenForClient } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { clientOf } from '../client-auth/client-auth.middleware.ts';
-import { paramsOf, parseParams } from '../client-auth/oauth-params.ts';
+import { clientOf } from '../oauth-json/client-auth.middleware.ts';
+import { paramsOf, parseParams } from '../oauth-json/oauth-params.ts';
 import { revokeParams } from './revoke.schema.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { noStore } from '@latchkey/runtime';
 import type { AuthDeps } from '../../deps.ts';
-import { checkClientCredentials, requireAuthenticatedClient } from '../client-auth/client-auth.middleware.ts';
-import type { ClientAuthRateLimits } from '../client-auth/client-auth.rate-limit.ts';
-import { readClientCredentials } from '../client-auth/client-credentials.ts';
-import { parseFormBody, requireFormBody } from '../client-auth/form-body.parser.ts';
-import { methodNotAllowed } from '../client-auth/method-not-allowed.ts';
-import { oauthErrorHandler } from '../client-auth/oauth-error.handler.ts';
-import { assembleParams } from '../client-auth/oauth-params.ts';
+import { checkClientCredentials, requireAuthenticatedClient } from '../oauth-json/client-auth.middleware.ts';
+import type { ClientAuthRateLimits } from '../oauth-json/client-auth.rate-limit.ts';
+import { readClientCredentials } from '../oauth-json/client-credentials.ts';
+import { parseFormBody, requireFormBody } from '../oauth-json/form-body.parser.ts';
+import { methodNotAllowed } from '../oauth-json/method-not-allowed.ts';
+import { oauthErrorHandler } from '../oauth-json/oauth-error.handler.ts';
+import { assembleParams } from '../oauth-json/oauth-params.ts';
 import { revokeToken } from './revoke.handler.ts';
 import { REVOKE_PARAMS } from './revoke.schema.ts';
 

@@ -13,7 +13,7 @@ import {
   revokeUrl,
   type ClientCredentialsFixture,
   type TokenResponse,
-} from '../client-auth/oauth-endpoint.fixture.ts';
+} from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // RFC 7009 token revocation (D-5): SECURITY.md §2.14 RV-07, RV-08 and the endpoint's bad input.
 let system: TestSystem;

@@ -1,6 +1,6 @@
 import { redeemAuthorizationCode, type Client, type TokenPair } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { parseParams, type OAuthParams } from '../client-auth/oauth-params.ts';
+import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
 import { authorizationCodeParams } from './token.schema.ts';
 
 /**

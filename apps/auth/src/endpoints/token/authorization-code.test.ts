@@ -16,7 +16,7 @@ import {
   SAFE_DESCRIPTION,
   tokenUrl,
   type ClientCredentialsFixture,
-} from '../client-auth/oauth-endpoint.fixture.ts';
+} from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §4.1.3 code exchange: SECURITY.md §2.3 AC-01..AC-10, §4.2 TK-AC-*, TK-OK-*

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { exchangeCode, expectTokenResponse, refreshWith } from '../client-auth/oauth-endpoint.fixture.ts';
+import { exchangeCode, expectTokenResponse, refreshWith } from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // D-1: `expires_in` is a digit string by default; EXPIRES_IN_AS_NUMBER=true gives the JSON
 // number strict RFC 6749 §5.1 clients expect (TK-OK-02).

@@ -9,7 +9,7 @@ import {
   expectTokenResponse,
   grantOfCode,
   type ClientCredentialsFixture,
-} from '../client-auth/oauth-endpoint.fixture.ts';
+} from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 7636 §4.5–4.6 and RFC 9700 §4.8.2 at the token endpoint: SECURITY.md §2.2 PK-01..PK-04,

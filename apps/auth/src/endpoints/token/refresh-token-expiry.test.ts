@@ -10,7 +10,7 @@ import {
   refreshWith,
   type ClientCredentialsFixture,
   type TokenResponse,
-} from '../client-auth/oauth-endpoint.fixture.ts';
+} from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // Refresh-token inactivity (RT-11) and expired tokens on the refresh request (TK-RF-02,
 // TK-RF-10), with lifetimes short enough to cross on the manual clock.

@@ -1,6 +1,6 @@
 import { refreshTokens, type Client, type TokenPair } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { parseParams, type OAuthParams } from '../client-auth/oauth-params.ts';
+import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
 import { refreshTokenParams } from './token.schema.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
   tokenUrl,
   type ClientCredentialsFixture,
   type TokenResponse,
-} from '../client-auth/oauth-endpoint.fixture.ts';
+} from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §6 refresh with rotation and strict reuse detection (D4, D-4: no grace window),

@@ -8,7 +8,7 @@ import {
   postForm,
   refreshWith,
   revokeUrl,
-} from '../client-auth/oauth-endpoint.fixture.ts';
+} from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // D-10 and TK-DB-01: with the database gone, the token and revocation endpoints answer 503
 // with Retry-After, never invalid_grant (the client would drop a valid refresh token) and

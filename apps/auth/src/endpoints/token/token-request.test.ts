@@ -10,7 +10,7 @@ import {
   postForm,
   tokenUrl,
   type ClientCredentialsFixture,
-} from '../client-auth/oauth-endpoint.fixture.ts';
+} from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // Requests that are wrong before any grant rule applies: SECURITY.md §4.2 TK-01..TK-08, P-01..P-04.
 let system: TestSystem;

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { InvalidRequest, UnsupportedGrantType } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
-import { clientOf } from '../client-auth/client-auth.middleware.ts';
-import { paramsOf } from '../client-auth/oauth-params.ts';
+import { clientOf } from '../oauth-json/client-auth.middleware.ts';
+import { paramsOf } from '../oauth-json/oauth-params.ts';
 import { exchangeAuthorizationCode } from './authorization-code.handler.ts';
 import { exchangeRefreshToken } from './refresh-token.handler.ts';
 import { presentTokenResponse } from './token-response.presenter.ts';
