@@ -58,3 +58,12 @@ export async function makeCode(
     codeChallenge: options.codeChallenge ?? null,
   });
 }
+
+/** How many rows a table holds: what a request stored, or did not (sessions, users). */
+export async function countAllRows(system: TestSystem, table: 'sessions' | 'users'): Promise<number> {
+  const row = await system.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

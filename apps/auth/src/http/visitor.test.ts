@@ -9,7 +9,7 @@ import {
   submitDecision,
   submitSignIn,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { countAllRows, makeClient, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { alterChar } from '#test/support/tamper.ts';
 import { countCodes, expectErrorPage, REDIRECT_URI } from '../endpoints/authorize/authorize.fixture.ts';
@@ -31,12 +31,8 @@ afterAll(async () => {
   await system?.close();
 });
 
-async function sessionRows(): Promise<number> {
-  const row = await system.db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+function sessionRows(): Promise<number> {
+  return countAllRows(system, 'sessions');
 }
 
 function visitorPages(): string[] {

@@ -8,7 +8,7 @@ import {
   signIn,
   type PageResult,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { countAllRows, makeClient, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { expectErrorPage } from '../authorize/authorize.fixture.ts';
 
@@ -50,12 +50,8 @@ async function nextAuthorize(jar: CookieJar): Promise<PageResult['step']> {
   return page.step;
 }
 
-async function sessionRows(): Promise<number> {
-  const row = await system.db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+function sessionRows(): Promise<number> {
+  return countAllRows(system, 'sessions');
 }
 
 function logoutUrl(params: Array<[string, string]>): string {

@@ -10,7 +10,7 @@ import {
   submitSignIn,
   type PageResult,
 } from '#test/support/browserless-flow.ts';
-import { makeUser } from '#test/support/fixtures.ts';
+import { countAllRows, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { expectErrorPage, expectPageSecurityHeaders } from '../../endpoints/authorize/authorize.fixture.ts';
 
@@ -28,12 +28,8 @@ afterAll(async () => {
   await system?.close();
 });
 
-async function sessionRows(): Promise<number> {
-  const row = await system.db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+function sessionRows(): Promise<number> {
+  return countAllRows(system, 'sessions');
 }
 
 async function whoAmI(jar: CookieJar): Promise<string | undefined> {

@@ -11,7 +11,7 @@ import {
   openAuthorize,
   type PageResult,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
+import { countAllRows, makeClient, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   expectErrorPage,
@@ -36,12 +36,8 @@ function newEmail(): string {
   return `signup-${counter}-${Date.now()}@example.test`;
 }
 
-async function userCount(): Promise<number> {
-  const row = await system.db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+function userCount(): Promise<number> {
+  return countAllRows(system, 'users');
 }
 
 async function submitSignUp(
