@@ -2,7 +2,7 @@ import { assignRequestId, healthEndpoints, parseTrustProxy, requestLogger, withR
 import express from 'express';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
-import { authorizeRouter } from './endpoints/authorize/authorize.router.ts';
+import { authorizeRouter } from './authorization/authorize.router.ts';
 import { discoveryRouter } from './endpoints/discovery/discovery.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
 import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
@@ -12,7 +12,7 @@ import { assetsRouter } from './http/assets.router.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sessionMiddleware } from './http/session.ts';
-import { consentRouter } from './interaction/consent/consent.router.ts';
+import { consentRouter } from './authorization/consent/consent.router.ts';
 import { homeRouter } from './interaction/home/home.router.ts';
 import { signInRouter } from './interaction/login/signin.router.ts';
 import { signUpRouter } from './interaction/signup/signup.router.ts';

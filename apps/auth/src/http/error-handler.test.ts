@@ -11,7 +11,7 @@ import {
   expectErrorPage,
   expectErrorRedirect,
   REDIRECT_URI,
-} from '../endpoints/authorize/authorize.fixture.ts';
+} from '../authorization/authorize.fixture.ts';
 import { isDependencyFailure } from '@latchkey/runtime';
 import { errorHandler, notFoundHandler } from './error-handler.ts';
 import { PageError } from './page-error.ts';

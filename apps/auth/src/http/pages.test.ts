@@ -10,7 +10,7 @@ import {
 } from '#test/support/browserless-flow.ts';
 import { makeClient, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { expectPageSecurityHeaders, REDIRECT_URI } from '../endpoints/authorize/authorize.fixture.ts';
+import { expectPageSecurityHeaders, REDIRECT_URI } from '../authorization/authorize.fixture.ts';
 
 let system: TestSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, fetchPage, findForm } from '#test/support/browserless-flow.ts';
 import { makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { expectPageSecurityHeaders } from '../endpoints/authorize/authorize.fixture.ts';
+import { expectPageSecurityHeaders } from '../authorization/authorize.fixture.ts';
 
 let system: TestSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

@@ -12,8 +12,8 @@ import {
 import { countAllRows, makeClient, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { alterChar } from '#test/support/tamper.ts';
-import { countCodes, expectErrorPage, REDIRECT_URI } from '../endpoints/authorize/authorize.fixture.ts';
-import { PENDING_TTL_MS } from '../interaction/pending-authorization.ts';
+import { countCodes, expectErrorPage, REDIRECT_URI } from '../authorization/authorize.fixture.ts';
+import { PENDING_TTL_MS } from '../authorization/pending-authorization.ts';
 
 // HD-06 (issue 15): a browser that is not signed in costs no storage. The sign-in, sign-up and
 // authorization pages bind their forms to the signed visitor cookie and carry the pending

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { Clock, User } from '@latchkey/core';
 import { newCsrfToken } from '../http/csrf.ts';
 import { regenerateSession, saveSession } from '@latchkey/runtime';
-import type { PendingAuthorization } from './pending-authorization.ts';
+import type { PendingAuthorization } from '../authorization/pending-authorization.ts';
 
 /**
  * Signs `user` in on a brand-new session id (session fixation: nothing chosen before sign-in

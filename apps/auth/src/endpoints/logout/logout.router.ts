@@ -8,8 +8,8 @@ import { sendPage, sendSessionPage } from '../../http/send-page.ts';
 import { errorPage } from '../../http/views/error-page.view.ts';
 import { currentUser } from '../../interaction/current-user.ts';
 import { endBrowserSession } from '../../interaction/end-session.ts';
-import { authorizationResponseUrl } from '../authorize/authorization-response.ts';
-import { isEchoableState, MAX_STATE_LENGTH } from '../authorize/check-state.ts';
+import { authorizationResponseUrl } from '../../authorization/authorization-response.ts';
+import { isEchoableState, MAX_STATE_LENGTH } from '../../authorization/check-state.ts';
 import { assembleLogoutParams } from './logout-params.ts';
 import { confirmSignOutPage, signedOutPage } from './views/logout.view.ts';
 

@@ -10,7 +10,7 @@ import {
 } from '#test/support/browserless-flow.ts';
 import { countAllRows, makeClient, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { expectErrorPage } from '../authorize/authorize.fixture.ts';
+import { expectErrorPage } from '../../authorization/authorize.fixture.ts';
 
 // Issue 14 / docs/sign-out.md: the end-session endpoint, GET and POST /oauth/logout, in the
 // shape of OpenID RP-Initiated Logout 1.0.

@@ -8,7 +8,7 @@ import { currentUser } from '../current-user.ts';
 import { endBrowserSession } from '../end-session.ts';
 import { establishSession } from '../establish-session.ts';
 import { continuePath } from '../interaction-links.ts';
-import { findPendingAuthorization, type PendingAuthorization } from '../pending-authorization.ts';
+import { findPendingAuthorization, type PendingAuthorization } from '../../authorization/pending-authorization.ts';
 import { signInForm } from './signin.schema.ts';
 import { signInPage, type SignInView } from './views/signin.view.ts';
 import { sameOriginPath } from '@latchkey/runtime';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_REQUEST_ID_LENGTH } from '../pending-authorization.ts';
+import { MAX_REQUEST_ID_LENGTH } from '../../authorization/pending-authorization.ts';
 
 /** A repeated field arrives as an array and fails here, like any other malformed form. */
 export const signInForm = z.object({

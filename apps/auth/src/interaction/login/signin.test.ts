@@ -12,7 +12,7 @@ import {
 } from '#test/support/browserless-flow.ts';
 import { countAllRows, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { expectErrorPage, expectPageSecurityHeaders } from '../../endpoints/authorize/authorize.fixture.ts';
+import { expectErrorPage, expectPageSecurityHeaders } from '../../authorization/authorize.fixture.ts';
 
 let system: TestSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

@@ -7,7 +7,7 @@ import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
 import { establishSession } from '../establish-session.ts';
 import { continuePath } from '../interaction-links.ts';
-import { findPendingAuthorization } from '../pending-authorization.ts';
+import { findPendingAuthorization } from '../../authorization/pending-authorization.ts';
 import { signUpForm } from './signup.schema.ts';
 import { signUpPage, type SignUpView } from './views/signup.view.ts';
 import { sameOriginPath } from '@latchkey/runtime';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_REQUEST_ID_LENGTH } from '../pending-authorization.ts';
+import { MAX_REQUEST_ID_LENGTH } from '../../authorization/pending-authorization.ts';
 
 /** Shape only; the rules (email format, name and password length) live in core's createUser. */
 export const signUpForm = z.object({

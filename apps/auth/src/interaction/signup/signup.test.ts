@@ -17,7 +17,7 @@ import {
   expectErrorPage,
   expectPageSecurityHeaders,
   REDIRECT_URI,
-} from '../../endpoints/authorize/authorize.fixture.ts';
+} from '../../authorization/authorize.fixture.ts';
 
 let system: TestSystem;
 let existing: Awaited<ReturnType<typeof makeUser>>;

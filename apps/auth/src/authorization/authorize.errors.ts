@@ -1,4 +1,4 @@
-import { PageError } from '../../http/page-error.ts';
+import { PageError } from '../http/page-error.ts';
 
 /** RFC 6749 §4.1.2.1 error codes this endpoint sends to a validated redirect URI. */
 export const AuthorizationErrorCode = {

@@ -3,11 +3,11 @@ import { findActiveClient, recordConsent } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertCsrfToken, CSRF_FIELD } from '../../http/csrf.ts';
 import { CsrfRejected, PageError } from '../../http/page-error.ts';
-import { markRedirectVerified } from '../../endpoints/authorize/authorization-error-redirect.ts';
-import { redirectWithError } from '../../endpoints/authorize/authorization-response.ts';
-import { issueCodeAndRedirect } from '../../endpoints/authorize/issue-code.ts';
-import { AuthorizationErrorCode, InvalidAuthorizationRequest } from '../../endpoints/authorize/authorize.errors.ts';
-import { currentUser } from '../current-user.ts';
+import { markRedirectVerified } from '../authorization-error-redirect.ts';
+import { redirectWithError } from '../authorization-response.ts';
+import { issueCodeAndRedirect } from '../issue-code.ts';
+import { AuthorizationErrorCode, InvalidAuthorizationRequest } from '../authorize.errors.ts';
+import { currentUser } from '../../interaction/current-user.ts';
 import { findPendingAuthorization, removePendingAuthorization } from '../pending-authorization.ts';
 import { decisionForm } from './consent.schema.ts';
 

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { constantTimeEqual } from '@latchkey/credentials';
 import type { AuthDeps } from '../deps.ts';
-import type { Prompt } from '../endpoints/authorize/check-prompt.ts';
+import type { Prompt } from './check-prompt.ts';
 import { ensureVisitorNonce, visitorNonce, visitorSealer } from '../http/visitor.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import type { AuthDeps } from '../../deps.ts';
+import type { AuthDeps } from '../deps.ts';
 import { isDependencyFailure } from '@latchkey/runtime';
 import { redirectWithError, type AuthorizationRedirect } from './authorization-response.ts';
 import { AuthorizationError, AuthorizationErrorCode, InvalidAuthorizationRequest } from './authorize.errors.ts';

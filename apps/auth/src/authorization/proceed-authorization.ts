@@ -1,14 +1,14 @@
 import { domainToUnicode } from 'node:url';
 import type { Request, Response } from 'express';
 import { findUserById, hasConsented, type Client } from '@latchkey/core';
-import type { AuthDeps } from '../../deps.ts';
-import { csrfTokenFor } from '../../http/csrf.ts';
-import { allowFormActionTo } from '../../http/security-headers.ts';
-import { sendSessionPage } from '../../http/send-page.ts';
-import { consentPage } from '../../interaction/consent/views/consent.view.ts';
-import { currentUser } from '../../interaction/current-user.ts';
-import { signInPage } from '../../interaction/login/views/signin.view.ts';
-import { removePendingAuthorization, type PendingAuthorization } from '../../interaction/pending-authorization.ts';
+import type { AuthDeps } from '../deps.ts';
+import { csrfTokenFor } from '../http/csrf.ts';
+import { allowFormActionTo } from '../http/security-headers.ts';
+import { sendSessionPage } from '../http/send-page.ts';
+import { consentPage } from './consent/views/consent.view.ts';
+import { currentUser } from '../interaction/current-user.ts';
+import { signInPage } from '../interaction/login/views/signin.view.ts';
+import { removePendingAuthorization, type PendingAuthorization } from './pending-authorization.ts';
 import { issueCodeAndRedirect } from './issue-code.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { issueAuthorizationCode, type Client } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
-import type { AuthDeps } from '../../deps.ts';
-import type { PendingAuthorization } from '../../interaction/pending-authorization.ts';
+import type { AuthDeps } from '../deps.ts';
+import type { PendingAuthorization } from './pending-authorization.ts';
 import { redirectWithCode } from './authorization-response.ts';
 
 /** How many first-party sign-ins one session remembers for its sign-out (SO-09). */

@@ -1,15 +1,15 @@
 import { Router, type RequestHandler } from 'express';
 import { findActiveClient } from '@latchkey/core';
-import type { AuthDeps } from '../../deps.ts';
-import { PageError } from '../../http/page-error.ts';
-import { sendPage } from '../../http/send-page.ts';
-import { errorPage } from '../../http/views/error-page.view.ts';
-import { currentUser } from '../../interaction/current-user.ts';
+import type { AuthDeps } from '../deps.ts';
+import { PageError } from '../http/page-error.ts';
+import { sendPage } from '../http/send-page.ts';
+import { errorPage } from '../http/views/error-page.view.ts';
+import { currentUser } from '../interaction/current-user.ts';
 import {
   findPendingAuthorization,
   removePendingAuthorization,
   savePendingAuthorization,
-} from '../../interaction/pending-authorization.ts';
+} from './pending-authorization.ts';
 import { authorizationErrorRedirect, markRedirectVerified } from './authorization-error-redirect.ts';
 import { assembleAuthorizeParams } from './authorize-params.ts';
 import { InvalidAuthorizationRequest } from './authorize.errors.ts';

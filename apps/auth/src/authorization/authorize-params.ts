@@ -1,4 +1,4 @@
-import { allowlistedParams, type AllowlistedParams } from '../../http/allowlisted-params.ts';
+import { allowlistedParams, type AllowlistedParams } from '../http/allowlisted-params.ts';
 
 /**
  * The parameters GET /oauth/authorize reads (DESIGN.md §1, RFC 7636 §4.3). Everything else

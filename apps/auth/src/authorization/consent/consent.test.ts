@@ -19,7 +19,7 @@ import {
   expectErrorRedirect,
   expectPageSecurityHeaders,
   REDIRECT_URI,
-} from '../../endpoints/authorize/authorize.fixture.ts';
+} from '../authorize.fixture.ts';
 
 let system: TestSystem;
 let user: Awaited<ReturnType<typeof makeUser>>;

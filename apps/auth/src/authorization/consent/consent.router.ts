@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { AuthDeps } from '../../deps.ts';
-import { authorizationErrorRedirect } from '../../endpoints/authorize/authorization-error-redirect.ts';
+import { authorizationErrorRedirect } from '../authorization-error-redirect.ts';
 import { formBody } from '../../http/form-body.ts';
 import { consentHandler } from './consent.handler.ts';
 
