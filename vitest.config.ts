@@ -27,6 +27,7 @@ const SQLITE_OR_NO_DATABASE = [
   'packages/credentials/src/**',
   'packages/db/src/database-unavailable.test.ts',
   'packages/runtime/src/http/bearer-authorization.test.ts',
+  'packages/runtime/src/http/classify-error.test.ts',
   'packages/runtime/src/http/middleware.test.ts',
   'packages/runtime/src/http/trust-proxy.test.ts',
   // The CLI's dispatch and usage errors: refused before any database is opened.

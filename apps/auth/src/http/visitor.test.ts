@@ -101,6 +101,21 @@ describe('HD-06 no storage for a visitor', () => {
     expect(genuine.html).toContain('Visitor App');
   });
 
+  it('after sign-out a request sealed before the sign-in does not open again for the next person (the visitor cookie goes too)', async () => {
+    const jar = new CookieJar();
+    const page = await openAuthorize(system, jar, { clientId: client.id, redirectUri: REDIRECT_URI, state: 'shared' });
+    const request = findForm(page.html, '/signin')!.fields.request!;
+    expect((await submitSignIn(system, jar, page, user)).status).toBe(303);
+    const home = await fetchPage(system, jar, '/');
+    const signOut = await fetchPage(system, jar, '/signout', { form: findForm(home.html, '/signout')!.fields });
+    expect(signOut.status).toBe(303);
+    expect(signOut.headers.getSetCookie().some((c) => /^lk_auth_form=;/.test(c))).toBe(true);
+    expect(jar.get('lk_auth_form')).toBeUndefined();
+    const next = await fetchPage(system, jar, `/signin?request=${request}`);
+    expect(next.html).not.toContain('Visitor App');
+    expect(findForm(next.html, '/signin')!.fields.request).toBeUndefined();
+  });
+
   it('a sealed request expires after PENDING_TTL_MS like a stored one', async () => {
     const jar = new CookieJar();
     const page = await openAuthorize(system, jar, { clientId: client.id, redirectUri: REDIRECT_URI, state: 'ttl' });

@@ -33,6 +33,9 @@ describe('HD-05 passwords (NIST SP 800-63B)', () => {
   it('refuses common passwords, keyboard walks and repeats, saying why', async () => {
     expect(await refusal('123456789012')).toContain('This is a commonly used password.');
     expect(await refusal('password1234')).toContain('similar to a commonly used password');
+    // Judged as it is hashed (NFKC): full-width letters are the common password itself.
+    expect(await refusal('ｐａｓｓｗｏｒｄ１２３４')).toContain('similar to a commonly used password');
+    expect(await refusal('ＬＡＴＣＨＫＥＹ２０２６!', ADA)).toContain(PERSONAL);
     expect(await refusal('aaaaaaaaaaaaaaaa')).toContain('Repeated characters');
     for (const password of ['qwertyuiopas', 'iloveyou2024!', 'abcabcabcabc']) {
       expect(await refusal(password)).toMatch(/^Choose a password that is harder to guess\. .+ A few unrelated words make a good one\.$/);

@@ -38,6 +38,10 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
       l33tMaxSubstitutions: 3,
     });
   })();
+  // A load that failed (a file missing mid-deploy) is tried again by the next sign-up.
+  estimator.catch(() => {
+    estimator = undefined;
+  });
   return estimator;
 }
 
@@ -67,8 +71,13 @@ function madeOfOnly(password: string, words: string[]): boolean {
   return [...rest].length < 4;
 }
 
-/** Throws ValidationFailed('password') saying why, or returns the password unchanged. */
-export async function checkPassword(password: string, context: { email: string; name: string }): Promise<string> {
+/**
+ * Throws ValidationFailed('password') saying why, or returns the password unchanged. Judged
+ * in NFKC, the form it is hashed in (password.ts): full-width `ｐａｓｓｗｏｒｄ１２３４` is
+ * `password1234` to the hash, so it is to the check too.
+ */
+export async function checkPassword(given: string, context: { email: string; name: string }): Promise<string> {
+  const password = given.normalize('NFKC');
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
     throw new ValidationFailed(
@@ -79,7 +88,7 @@ export async function checkPassword(password: string, context: { email: string; 
   const words = contextWords(context);
   const result = (await loadEstimator()).check(password, words);
   const onlyAccountWords = madeOfOnly(password, words);
-  if (result.score >= MIN_SCORE && !onlyAccountWords) return password;
+  if (result.score >= MIN_SCORE && !onlyAccountWords) return given;
   const personal =
     onlyAccountWords ||
     result.sequence.some((match) => match.pattern === 'dictionary' && match.dictionaryName === 'userInputs');

@@ -28,8 +28,10 @@ export type ErrorKind =
 export function classifyError(err: unknown): ErrorKind {
   if (err instanceof DomainError) return { kind: 'domain', error: err };
   if (err instanceof HttpError) return { kind: 'http', error: err };
-  if (isDependencyFailure(err)) return { kind: 'dependency' };
+  // Before the dependency check: a client that aborts its upload fails with ECONNABORTED and
+  // status 400, the client's doing, not an outage.
   const input = bodyReadError(err);
   if (input) return { kind: 'input', status: input.status };
+  if (isDependencyFailure(err)) return { kind: 'dependency' };
   return { kind: 'bug' };
 }
