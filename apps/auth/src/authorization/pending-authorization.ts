@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { constantTimeEqual } from '@latchkey/credentials';
 import type { AuthDeps } from '../deps.ts';
 import type { Prompt } from './check-prompt.ts';
+import { newCsrfToken } from '../http/csrf.ts';
 import { ensureVisitorNonce, visitorNonce, visitorSealer } from '../http/visitor.ts';
 
 /**
@@ -71,10 +72,6 @@ const sealedRequest = z.object({
 function live(req: Request, now: number): Record<string, PendingAuthorization> {
   const entries = Object.entries(req.session.authorizations ?? {}).filter(([, p]) => now - p.createdAt < PENDING_TTL_MS);
   return Object.fromEntries(entries.sort(([, a], [, b]) => a.createdAt - b.createdAt).slice(-MAX_PENDING));
-}
-
-function newCsrfToken(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 export function savePendingAuthorization(
