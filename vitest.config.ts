@@ -16,7 +16,7 @@ const POSTGRES_ONLY = '**/*.postgres.test.ts';
  */
 const SQLITE_OR_NO_DATABASE = [
   'apps/api/src/graphql/document-cache.test.ts',
-  'apps/api/src/graphql/execution-plan.test.ts',
+  'apps/api/src/graphql/fast-path/execution-plan.test.ts',
   'apps/api/src/graphql/format-error.test.ts',
   'apps/api/src/http/read-body.test.ts',
   'apps/auth/src/http/html.test.ts',

@@ -14,6 +14,8 @@ interface Report {
   tokenCheck: Measurement;
   api: Measurement;
   apollo: Measurement;
+  /** The other peers on the same schema and token check (Mercurius with JIT, Yoga). */
+  peers: Measurement[];
   /** Issue 4: the same API on PostgreSQL, or why it was not measured. */
   apiPostgres: Measurement | string;
   exchanges: Measurement | string;
@@ -22,9 +24,9 @@ interface Report {
 const pad = (value: string, width: number) => value.padStart(width);
 
 /** Prints the API's table and its goals (issue 2) and comparisons (issue 4); returns the goals. */
-export function printReport({ ceiling, tokenCheck, api, apollo, apiPostgres, exchanges }: Report): Goal[] {
+export function printReport({ ceiling, tokenCheck, api, apollo, peers, apiPostgres, exchanges }: Report): Goal[] {
   const measured = (value: Measurement | string) => (typeof value === 'string' ? [] : [value]);
-  const rows = [ceiling, tokenCheck, api, ...measured(apiPostgres), apollo, ...measured(exchanges)];
+  const rows = [ceiling, tokenCheck, api, ...measured(apiPostgres), apollo, ...peers, ...measured(exchanges)];
   const nameWidth = Math.max(...rows.map((r) => r.name.length), 4);
   console.log(
     `${'name'.padEnd(nameWidth)}  ${pad('req/s', 9)}  ${pad('p50 ms', 7)}  ${pad('p99 ms', 7)}  ${pad('÷ ceiling', 9)}  ${pad('CPU µs/req', 10)}  statuses`,
@@ -55,6 +57,13 @@ export function printReport({ ceiling, tokenCheck, api, apollo, apiPostgres, exc
     { goal: 'API answered only 2xx', measured: `${api.failed} failed`, pass: api.failed === 0 },
   ];
   console.log(`\nAPI ÷ Apollo: ${toApollo.toFixed(2)}`);
+  for (const peer of peers) {
+    const cpu =
+      api.cpuMicrosPerRequest !== undefined && peer.cpuMicrosPerRequest !== undefined
+        ? `; its CPU per request ÷ the API's ${(peer.cpuMicrosPerRequest / api.cpuMicrosPerRequest).toFixed(2)}`
+        : '';
+    console.log(`API ÷ ${peer.name}: ${(api.requestsPerSecond / peer.requestsPerSecond).toFixed(2)}${cpu}`);
+  }
   if (
     api.cpuMicrosPerRequest !== undefined &&
     apollo.cpuMicrosPerRequest !== undefined &&

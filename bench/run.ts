@@ -1,7 +1,7 @@
 // `npm run bench`: one run on loopback, keep-alive, 64 connections. Compares the API with a
 // bare node:http server (the ceiling), the same with the API's token check and no GraphQL (the
-// floor under the API), the API on PostgreSQL (issue 4), and Apollo Server 5 on the same schema
-// and token check, then measures authorization-code exchanges per second. Each server runs in
+// floor under the API), the API on PostgreSQL (issue 4), and three peers on the same schema and
+// token check (Apollo Server 5; Mercurius 16 on Fastify 5 with graphql-jit; GraphQL Yoga 5), then measures authorization-code exchanges per second. Each server runs in
 // its own process; autocannon runs in this one. Then issue 3's portal benchmark (bench/portal.ts:
 // /graphql through the portal against the API directly and a bare node:http proxy, and the
 // portal's JavaScript sizes) and issue 4's token lookups at 1,000 and 1,000,000 tokens
@@ -62,7 +62,10 @@ const TARGETS: SteadyTarget[] = [
     ? [{ target: 'api', name: 'Latchkey API, same, on PostgreSQL', path: '/graphql', data: postgresData }]
     : []),
   { target: 'apollo', name: 'Apollo Server 5, same schema + token check', path: '/', data },
+  { target: 'mercurius', name: 'Mercurius 16 (Fastify 5, JIT on), same', path: '/graphql', data },
+  { target: 'yoga', name: 'GraphQL Yoga 5, same', path: '/graphql', data },
 ];
+const PEERS = TARGETS.slice(-3);
 
 function graphqlRequest(target: SteadyTarget) {
   return {
@@ -148,7 +151,7 @@ try {
   );
   const best = await runSteady();
   const [ceiling, tokenCheck, api] = TARGETS.slice(0, 3).map((t) => best.get(t)!);
-  const apollo = best.get(TARGETS.at(-1)!)!;
+  const [apollo, mercurius, yoga] = PEERS.map((t) => best.get(t)!);
   const onPostgres = TARGETS.find((t) => t.data === postgresData);
   const exchanges = await runExchanges();
   goals.push({
@@ -157,7 +160,8 @@ try {
       ceiling: ceiling!,
       tokenCheck: tokenCheck!,
       api: api!,
-      apollo,
+      apollo: apollo!,
+      peers: [mercurius!, yoga!],
       apiPostgres: onPostgres ? best.get(onPostgres)! : postgresSkipped,
       exchanges,
     }),

@@ -21,12 +21,21 @@ afterAll(() => system?.close());
 
 const FORM = 'application/x-www-form-urlencoded';
 const tokenForm = () =>
-  new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'lkr_x', client_id: app.client.id, client_secret: app.clientSecret }).toString();
+  new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: 'lkr_x',
+    client_id: app.client.id,
+    client_secret: app.clientSecret,
+  }).toString();
 /** 20 MB of zeros, about 20 kB gzipped: far past every body limit once inflated. */
 const BOMB = gzipSync(Buffer.alloc(20 * 1024 * 1024));
 
 async function post(url: string, body: Buffer | string, headers: Record<string, string>) {
-  const response = await fetch(url, { method: 'POST', headers, body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
   return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
 }
 
@@ -44,14 +53,20 @@ const WRONG: Array<[string, string]> = [
 ];
 
 describe('HD-02 a body not in its declared Content-Encoding is a 400, never a 500', () => {
-  it.each(WRONG)('HD-02 /oauth/token, %s that is not: 400 invalid_request (OAuth JSON), logged as a client error', async (_n, encoding) => {
-    const before = system.logs.length;
-    const answer = await post(`${system.authUrl}/oauth/token`, tokenForm(), { 'content-type': FORM, 'content-encoding': encoding });
-    expect(answer.status).toBe(400);
-    expect(answer.type).toMatch(/^application\/json/);
-    expect(JSON.parse(answer.text)).toMatchObject({ error: 'invalid_request' });
-    expectNoErrorLogged(before);
-  });
+  it.each(WRONG)(
+    'HD-02 /oauth/token, %s that is not: 400 invalid_request (OAuth JSON), logged as a client error',
+    async (_n, encoding) => {
+      const before = system.logs.length;
+      const answer = await post(`${system.authUrl}/oauth/token`, tokenForm(), {
+        'content-type': FORM,
+        'content-encoding': encoding,
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.type).toMatch(/^application\/json/);
+      expect(JSON.parse(answer.text)).toMatchObject({ error: 'invalid_request' });
+      expectNoErrorLogged(before);
+    },
+  );
 
   it.each(WRONG)('HD-02 /signin, %s that is not: a 400 page', async (_n, encoding) => {
     const before = system.logs.length;
@@ -95,7 +110,10 @@ describe('HD-02 a body not in its declared Content-Encoding is a 400, never a 50
       ['deflate', deflateSync(form)],
       ['br', brotliCompressSync(form)],
     ] as const) {
-      const answer = await post(`${system.authUrl}/oauth/token`, encoded, { 'content-type': FORM, 'content-encoding': encoding });
+      const answer = await post(`${system.authUrl}/oauth/token`, encoded, {
+        'content-type': FORM,
+        'content-encoding': encoding,
+      });
       // Read and understood: the refresh token is unknown, which is an OAuth answer, not a parse error.
       expect(JSON.parse(answer.text), encoding).toMatchObject({ error: 'invalid_grant' });
     }

@@ -80,7 +80,7 @@ export class DocumentCache {
   };
 
   /**
-   * The fast path's lookup (fast-path.ts): the document kept for this text with its validation
+   * The fast path's lookup (fast-path/fast-path.ts): the document kept for this text with its validation
    * result, or undefined when the text was never parsed and validated through the hooks above
    * (graphql-http's route then does it, which fills the cache) or was evicted since.
    */

@@ -4,7 +4,7 @@ import type { Logger } from '@latchkey/logging';
 import type { ApiContext } from './api-context.ts';
 import { answerCoercionFailure } from './coercion-failure.ts';
 import { DocumentCache } from './document-cache.ts';
-import { createFastPath, type FastPath } from './fast-path.ts';
+import { createFastPath, type FastPath } from './fast-path/fast-path.ts';
 import { createFormatError, withoutSuggestions } from './format-error.ts';
 import type { GraphQLSchema } from './graphql-js.ts';
 import { LIMITS, validationRules } from './validation-rules.ts';
@@ -17,7 +17,7 @@ export interface GraphqlHandlerOptions {
   production: boolean;
 }
 
-/** graphql-http's handler, with the fast path for the common request beside it (fast-path.ts). */
+/** graphql-http's handler, with the fast path for the common request beside it (fast-path/fast-path.ts). */
 export type GraphqlHandler = Handler<IncomingMessage, ApiContext> & { fast: FastPath };
 
 /**
@@ -27,7 +27,7 @@ export type GraphqlHandler = Handler<IncomingMessage, ApiContext> & { fast: Fast
  * the limits) costs about 220 µs of CPU per request, so without the cache the API serves
  * about a quarter of the requests. Once a document is in the cache, graphql-http's own request
  * handling costs about as much again as executing it; `fast` answers that common request
- * without it, byte for byte as graphql-http would (fast-path.ts).
+ * without it, byte for byte as graphql-http would (fast-path/fast-path.ts).
  *
  * Status codes follow graphql-http 1.23, i.e. the GraphQL-over-HTTP draft before its 2026
  * changes: a request that is not well formed or fails validation or variable coercion is 400

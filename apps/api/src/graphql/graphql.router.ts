@@ -22,7 +22,7 @@ export interface GraphqlRouteDeps {
 
 /**
  * `/graphql`, in order: credentials syntax (no I/O) → declared body size → token check (one
- * indexed read) → body → the fast path for a POST of a cached, valid document (fast-path.ts),
+ * indexed read) → body → the fast path for a POST of a cached, valid document (fast-path/fast-path.ts),
  * else graphql-http (request params, cached parse and validation, execution). Every operation
  * needs a token, so nothing is parsed for an anonymous caller.
  */

@@ -1,5 +1,5 @@
 /**
- * graphql-http 1.23's content negotiation, reproduced for the fast path (fast-path.ts) and the
+ * graphql-http 1.23's content negotiation, reproduced for the fast path (fast-path/fast-path.ts) and the
  * coercion-failure answer, which must decide exactly as graphql-http does. Both functions
  * are pure in their header value, so each keeps its answers for the first few distinct values
  * it sees (in practice a handful: what clients send); other values are worked out each time,

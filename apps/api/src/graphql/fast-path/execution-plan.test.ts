@@ -20,7 +20,7 @@ import {
   specifiedRules,
   validate,
   type GraphQLResolveInfo,
-} from './graphql-js.ts';
+} from '../graphql-js.ts';
 
 // The plan must give graphql-js's result, call the same resolvers in the same order with the
 // same arguments and resolve info, or give up before answering (execution-plan.ts).
@@ -211,6 +211,19 @@ describe('ExecutionPlan', () => {
     expect(planned).toBe(true);
     expect(actual).toBeUndefined();
     expect(expected.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('turns no part of a query into code: a string argument crafted against graphql-jit is data (decision 005)', () => {
+    // graphql-jit 0.8.9 writes argument literals into generated JavaScript and turns this
+    // marker into `new Date(…)` unescaped, so the rest of the string runs in the server.
+    const payload = '__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d0), [globalThis.latchkeyInjected = 1]: (0';
+    const query = `{ echo(text: ${JSON.stringify(payload)}) }`;
+    expect(validate(schema, parse(query), specifiedRules)).toEqual([]);
+    const { planned, expected, actual } = both(query);
+    expect(planned).toBe(true);
+    expect(actual).toEqual(expected);
+    expect(actual?.data).toEqual({ echo: `${payload}×1` });
+    expect((globalThis as { latchkeyInjected?: unknown }).latchkeyInjected).toBeUndefined();
   });
 
   it('an async resolver switches the plan off for good, after its one call', async () => {

@@ -14,7 +14,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-} from './graphql-js.ts';
+} from '../graphql-js.ts';
 
 /**
  * An execution plan for the simplest and commonest kind of operation: a query of plain fields
@@ -36,9 +36,9 @@ import {
  * good, so such a document goes straight to graphql-js from then on. execution-plan.test.ts
  * compares the plan with graphql-js on generated documents.
  *
- * graphql-jit (0.8.9) was measured and rejected: it compiles argument literals into generated
- * JavaScript in a way a crafted string literal can break out of (code execution with a query
- * that passes validation), and its variable coercion and error output differ from graphql-js's.
+ * Why not graphql-jit, the compiler Mercurius uses: it ties with this plan on speed, but a
+ * string argument that passes validation runs as code in it (docs/decisions/005-graphql-execution-plan.md,
+ * which also states this folder's budget).
  */
 export class ExecutionPlan {
   readonly #schema: GraphQLSchema;

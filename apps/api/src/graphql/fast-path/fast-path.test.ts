@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@latchkey/core';
 import { makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { capturingLogger } from '../testing/api-server.ts';
-import type { ApiContext } from './api-context.ts';
-import { createGraphqlHandler, type GraphqlHandler } from './graphql.handler.ts';
+import { capturingLogger } from '../../testing/api-server.ts';
+import type { ApiContext } from '../api-context.ts';
+import { createGraphqlHandler, type GraphqlHandler } from '../graphql.handler.ts';
 import {
   GraphQLError,
   GraphQLNonNull,
@@ -14,8 +14,8 @@ import {
   GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
-} from './graphql-js.ts';
-import { profileField } from './profile/profile.schema.ts';
+} from '../graphql-js.ts';
+import { profileField } from '../profile/profile.schema.ts';
 
 // The fast path (fast-path.ts) must answer exactly what graphql-http answers, or leave the
 // request to it. Each case here goes to both, on the same handler and document cache.

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApiContext } from './api-context.ts';
-import { coercionFailureBody } from './coercion-failure.ts';
-import type { DocumentCache } from './document-cache.ts';
+import type { ApiContext } from '../api-context.ts';
+import { coercionFailureBody } from '../coercion-failure.ts';
+import type { DocumentCache } from '../document-cache.ts';
 import { ExecutionPlan } from './execution-plan.ts';
 import {
   execute,
@@ -12,8 +12,8 @@ import {
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
-} from './graphql-js.ts';
-import { isJsonBodyType, RESPONSE_CONTENT_TYPE, responseMediaType, type ResponseMediaType } from './media-types.ts';
+} from '../graphql-js.ts';
+import { isJsonBodyType, RESPONSE_CONTENT_TYPE, responseMediaType, type ResponseMediaType } from '../media-types.ts';
 
 /** A complete answer: body, status, Content-Type. */
 export type GraphqlAnswer = readonly [body: string, status: 200 | 400, contentType: string];

@@ -1,0 +1,55 @@
+// A peer on another stack: Mercurius 16 on Fastify 5, with graphql-jit compiling the query after
+// its first request (`jit: 1`), on the same schema and with the same token check in an
+// onRequest hook. JIT is on for the comparison only: graphql-jit 0.8.9 runs code smuggled in a
+// string argument (docs/decisions/005-graphql-execution-plan.md). The benchmark's query has no
+// argument, so it measures the compiler's speed, nothing else.
+import Fastify from 'fastify';
+import mercurius from 'mercurius';
+import { authenticateAccessToken, LastUsedRecorder, systemClock, type Principal } from '@latchkey/core';
+import { openDatabase, parseBearerAuthorization } from '@latchkey/runtime';
+import type { ApiContext } from '../../apps/api/src/graphql/api-context.ts';
+import { profileOf } from '../../apps/api/src/graphql/profile/profile.schema.ts';
+import { schemaSdl } from '../../apps/api/src/graphql/schema.ts';
+import { loadBenchConfig } from '../bench-config.ts';
+import { announce } from './target-ready.ts';
+
+declare module 'mercurius' {
+  // The context function below adds the principal to every request's context.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds the members
+  interface MercuriusContext extends ApiContext {}
+}
+
+const config = loadBenchConfig();
+const db = await openDatabase(config, systemClock);
+const recorder = new LastUsedRecorder(db);
+const principals = new WeakMap<object, Principal>();
+
+const app = Fastify({ logger: false });
+app.addHook('onRequest', async (request, reply) => {
+  const credentials = parseBearerAuthorization(request.raw);
+  const refuse = (message: string) =>
+    reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="api"')
+      .send({ errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }] });
+  if (credentials.kind !== 'token') return refuse('Authentication required');
+  try {
+    const principal = await authenticateAccessToken(db, systemClock, credentials.token);
+    recorder.record(principal.tokenId, systemClock.now());
+    principals.set(request, principal);
+  } catch {
+    return refuse('The access token is invalid.');
+  }
+});
+await app.register(mercurius, {
+  schema: schemaSdl,
+  resolvers: {
+    Query: { profile: (_root: unknown, _args: unknown, context: ApiContext) => profileOf(context.principal) },
+  },
+  context: (request): ApiContext => ({ principal: principals.get(request)! }),
+  jit: 1,
+  graphiql: false,
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+announce(typeof address === 'object' && address !== null ? address.port : 0);
