@@ -1,5 +1,5 @@
 // Journey 3: generate a personal access token, use it against the API, revoke it in the page,
-// and see the very next call refused (DESIGN.md D5: revocation is immediate).
+// and see the very next call refused (DD-5: revocation is immediate).
 import { newAccount, signUpThroughPortal } from './support/accounts.ts';
 import { expect, test } from './support/fixtures.ts';
 import { closeDialog, generateToken, revoke, row } from './support/portal.ts';

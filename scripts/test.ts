@@ -1,6 +1,7 @@
-// `npm test`: type-check, lint, then every test runner (Vitest, then Playwright's end-to-end
-// suite). Ends with one line `N passed, N failed` (the totals of every runner, with type-check
-// and lint counted as one check each) and exits non-zero on any failure; .ci/run relies on both.
+// `npm test`: type-check, lint, the rules catalogue check (scripts/check-rules.ts), then every
+// test runner (Vitest, then Playwright's end-to-end suite). Ends with one line `N passed, N failed`
+// (the totals of every runner, with type-check, lint and the rules check counted as one check
+// each) and exits non-zero on any failure; .ci/run relies on both.
 // Arguments are Vitest filters: with any, only Vitest runs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -60,6 +61,7 @@ if (extraArgs.length === 0) {
     check(`type-check (tsc -p ${project})`, 'tsc', ['-p', project]);
   }
   check('lint (eslint)', 'eslint', ['--max-warnings=0', '.']);
+  check('rules catalogue (docs/rules.md)', 'node', ['scripts/check-rules.ts']);
 }
 
 interface PlaywrightJson {

@@ -10,7 +10,7 @@ export interface ApiDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DESIGN.md D7). */
+  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DD-7). */
   redis?: RedisClient | undefined;
   /** How often last-used times are written (default 5 s); a test that reads them sets it out of reach. */
   lastUsedFlushMs?: number | undefined;

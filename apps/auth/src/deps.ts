@@ -10,6 +10,6 @@ export interface AuthDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DESIGN.md D7). */
+  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DD-7). */
   redis?: RedisClient | undefined;
 }

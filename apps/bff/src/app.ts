@@ -31,7 +31,7 @@ import { spaRouter } from './spa/spa.router.ts';
 export const DEFAULT_PORTAL_DIST = fileURLToPath(new URL('../../portal/dist', import.meta.url));
 
 /**
- * Builds the portal's backend-for-frontend (DESIGN.md D9): the SPA's only server. It signs
+ * Builds the portal's backend-for-frontend (DD-9): the SPA's only server. It signs
  * users in as a confidential OAuth client, keeps their tokens in a server-side session,
  * proxies the account endpoints and /graphql with those tokens, and serves the built SPA.
  * The Express app serves everything; the one hot path, POST /bff/graphql, is answered ahead

@@ -10,7 +10,7 @@ export interface BffDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DESIGN.md D7). */
+  /** Set when REDIS_URL is: sessions and rate-limit counters live there (DD-7). */
   redis?: RedisClient | undefined;
   /**
    * The fetch openid-client uses for the OAuth calls (discovery, code exchange, refresh,

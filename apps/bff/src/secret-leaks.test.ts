@@ -19,7 +19,7 @@ let pat = '';
 const codes: string[] = [];
 const states: string[] = [];
 
-/** Any access or refresh token (D3 format: prefix, 30 random, 6 checksum). */
+/** Any access or refresh token (DD-3 format: prefix, 30 random, 6 checksum). */
 const SESSION_TOKEN = /lk[or]_[A-Za-z0-9]{36}/;
 const ANY_SECRET = /lk[oprs]_[A-Za-z0-9]{36}/;
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * The account API (DESIGN.md D8), written once: what the authorization server's `/account/*`
+ * The account API (DD-8), written once: what the authorization server's `/account/*`
  * endpoints answer, what the portal's BFF forwards under `/bff/api/*`, what the SPA parses and
  * the mock server imitates. zod's mini build keeps the portal's bundle small. The servers
  * validate requests with their own messages; the request types here are the shapes they take.

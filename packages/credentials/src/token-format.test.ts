@@ -3,7 +3,7 @@ import { generateToken, lastFour, parseToken, randomBase62, TokenPrefix } from '
 import { constantTimeEqual, digest } from './digest.ts';
 import { alterChar, truncate } from '#test/support/tamper.ts';
 
-describe('DESIGN.md D3 token format', () => {
+describe('DD-3 token format', () => {
   it('has the documented shape: prefix, 30 random base62 characters, 6 checksum characters', () => {
     for (const prefix of Object.values(TokenPrefix)) {
       const token = generateToken(prefix);

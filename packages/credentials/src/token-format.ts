@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * Credential prefixes (DESIGN.md D3). The prefix tells a reader what leaked; the CRC32
+ * Credential prefixes (DD-3). The prefix tells a reader what leaked; the CRC32
  * suffix lets the server reject a mistyped or truncated value before any database read.
  */
 export const TokenPrefix = {

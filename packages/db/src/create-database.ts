@@ -13,7 +13,7 @@ export interface SqliteOptions {
 
 export type { PostgresOptions };
 
-/** The embedded SQLite file, or a PostgreSQL server (DESIGN.md D6). */
+/** The embedded SQLite file, or a PostgreSQL server (DD-6). */
 export type DatabaseOptions = SqliteOptions | PostgresOptions;
 
 /**

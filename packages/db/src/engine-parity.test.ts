@@ -54,7 +54,7 @@ async function client(ownerId: string, id = `cli_${(serial += 1)}`) {
   return id;
 }
 
-describe(`engine parity: ${testEngine()}`, () => {
+describe(`DD-6 engine parity: ${testEngine()}`, () => {
   it('BIGINT and INTEGER columns come back as exact JavaScript numbers, NULL as null', async () => {
     const owner = await user();
     const id = await client(owner);

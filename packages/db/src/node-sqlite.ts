@@ -3,7 +3,7 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /**
  * Adapts Node 24's built-in `node:sqlite` to the better-sqlite3-shaped interface that
- * Kysely's SqliteDialect expects (DESIGN.md D6: no native build). Statements are cached
+ * Kysely's SqliteDialect expects (DD-6: no native build). Statements are cached
  * per SQL text because Kysely prepares on every query.
  */
 export class NodeSqliteDatabase implements SqliteDatabase {

@@ -164,7 +164,7 @@ describe('connectRedis (R-07: timeouts, no unbounded queue, reconnects)', () => 
   });
 });
 
-describe('RedisSessionStore (DESIGN.md D7, BF-RD-01)', () => {
+describe('RedisSessionStore (DD-7, BF-RD-01)', () => {
   it('stores a session under its prefix with the TTL of its cookie, and tells express-session when Redis drops and returns', async () => {
     const own = await startRedisServer();
     try {

@@ -232,7 +232,7 @@ export function createRedisClient(options: RedisClientOptions): RedisClient {
 }
 
 /**
- * Connects to REDIS_URL when it is set (DESIGN.md D7); undefined otherwise. Never hangs and
+ * Connects to REDIS_URL when it is set (DD-7); undefined otherwise. Never hangs and
  * never fails because Redis is down: if it does not answer within config.redisTimeoutMs the
  * process starts anyway, commands fail fast (503) and the client keeps reconnecting in the
  * background until Redis returns.

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest, sqlitePathFor } from '@latchkey/db';
 import { createLogger } from '@latchkey/logging';
@@ -102,6 +102,17 @@ afterEach(async () => {
   running?.server.closeAllConnections();
   await running?.close();
   running = undefined;
+});
+
+describe('R-11 serve(): slow clients', () => {
+  it("R-11 header and request timeouts are below Node's defaults, keep-alive no longer than its default", async () => {
+    running = await serve((_req, res) => res.end(), 0, '127.0.0.1');
+    const defaults = createServer();
+    expect(running.server.headersTimeout).toBeLessThan(defaults.headersTimeout);
+    expect(running.server.requestTimeout).toBeLessThan(defaults.requestTimeout);
+    expect(running.server.requestTimeout).toBeGreaterThan(running.server.headersTimeout);
+    expect(running.server.keepAliveTimeout).toBeLessThanOrEqual(defaults.keepAliveTimeout);
+  });
 });
 
 describe('R-13 serve(): graceful stop', () => {

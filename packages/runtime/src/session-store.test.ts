@@ -26,7 +26,7 @@ async function row(sid: string) {
   return system.db.selectFrom('sessions').selectAll().where('sid', '=', sid).executeTakeFirst();
 }
 
-describe('KyselySessionStore (DESIGN.md D7: sessions in the database, no MemoryStore)', () => {
+describe('KyselySessionStore (DD-7: sessions in the database, no MemoryStore)', () => {
   it('stores, reads back and overwrites a session', async () => {
     await call((cb) => store.set('s1', data({ userId: 'usr_1' }), cb));
     expect(await call<SessionData | null>((cb) => store.get('s1', cb))).toMatchObject({ userId: 'usr_1' });

@@ -10,7 +10,7 @@ import { redisHealth, type RedisHealth } from './sessions/redis-health.ts';
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
- * express-session store over the `sessions` table (DESIGN.md D7: no MemoryStore). Expiry is
+ * express-session store over the `sessions` table (DD-7: no MemoryStore). Expiry is
  * checked on read against the injected clock, so an expired row is never served even
  * before it is swept.
  */
@@ -116,7 +116,7 @@ export interface RedisSessionStoreOptions {
 }
 
 /**
- * express-session store in Redis (DESIGN.md D7, REDIS_URL set): connect-redis 10 over the
+ * express-session store in Redis (DD-7, REDIS_URL set): connect-redis 10 over the
  * guarded client (redis.ts), so every call answers within REDIS_TIMEOUT_MS or fails with
  * DependencyUnavailableError('redis'). A key lives as long as its cookie: its TTL is the
  * time left until the cookie's expiry.

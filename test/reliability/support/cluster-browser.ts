@@ -1,5 +1,5 @@
 // A browser using the portal of a cluster, without a browser: one cookie jar for the whole
-// host (browsers do not separate cookies by port, DESIGN.md D9), the SPA's same-origin
+// host (browsers do not separate cookies by port, DD-9), the SPA's same-origin
 // requests (Origin = the public PORTAL_URL, the custom CSRF header on writes) sent to whichever
 // portal instance the test names, as a load balancer might route them, and the sign-in through
 // the authorization server's real pages behind the public AUTH_URL.

@@ -60,7 +60,7 @@ export async function authenticateBearer(deps: BearerDeps, credentials: BearerCr
   if (credentials.kind === 'none') return { ok: false, rejection: NO_CREDENTIALS };
   if (credentials.kind === 'malformed') return { ok: false, rejection: malformed(credentials.reason) };
   try {
-    // Prefix and CRC32 are checked inside before any database read (D3).
+    // Prefix and CRC32 are checked inside before any database read (DD-3).
     return { ok: true, principal: await authenticateAccessToken(deps.db, deps.clock, credentials.token) };
   } catch (err) {
     if (err instanceof InvalidToken) return { ok: false, rejection: invalidToken(err.description) };

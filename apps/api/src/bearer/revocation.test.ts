@@ -57,7 +57,7 @@ async function expectRevoked(token: string): Promise<void> {
   expect(answer.json.data).toBeUndefined();
 }
 
-describe('GQ-09 a revoked token is refused on the very next request (D5)', () => {
+describe('GQ-09 a revoked token is refused on the very next request (DD-5)', () => {
   it('GQ-09/RV-01 PAT revoked with revokeAccessToken: 401 invalid_token; the user\'s other PAT still works', async () => {
     const { token, summary } = await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
       userId: user.id,

@@ -1,4 +1,4 @@
-// D8 and RFC 6750 §3 at the account endpoints: who may call them, and the shape of every
+// DD-8 and RFC 6750 §3 at the account endpoints: who may call them, and the shape of every
 // refusal. The endpoints themselves are covered in me/, clients/ and tokens/.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +75,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-describe('DESIGN.md D8: only the portal’s first-party token is accepted', () => {
+describe('DD-8: only the portal’s first-party token is accepted', () => {
   for (const endpoint of ENDPOINTS) {
     const label = `${endpoint.method} ${endpoint.label}`;
 
@@ -171,7 +171,7 @@ describe('DESIGN.md D8: only the portal’s first-party token is accepted', () =
     expectNoStore(res);
   });
 
-  it('a revoked portal token gets 401 invalid_token on the next request (D5)', async () => {
+  it('a revoked portal token gets 401 invalid_token on the next request (DD-5)', async () => {
     const token = await issuePortalToken(system, user);
     expect((await callAccount(system, 'GET', '/account/me', { token })).status).toBe(200);
     const { tokenId } = await authenticateAccessToken(system.db, system.clock, token);

@@ -19,7 +19,7 @@ export class MalformedAuthorization extends AccountHttpError {
   readonly code = 'invalid_request';
 }
 
-/** RFC 6750 §3.1 `insufficient_scope`: a valid token that is not the portal's own (D8). */
+/** RFC 6750 §3.1 `insufficient_scope`: a valid token that is not the portal's own (DD-8). */
 export class InsufficientScope extends AccountHttpError {
   readonly status = 403;
   readonly code = 'insufficient_scope';

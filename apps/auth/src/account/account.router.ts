@@ -19,7 +19,7 @@ function unknownAccountRoute(): never {
 }
 
 /**
- * The portal's account endpoints (DESIGN.md D8). Mounted at the application root, so every
+ * The portal's account endpoints (DD-8). Mounted at the application root, so every
  * path is spelled out and nothing here touches requests outside `/account`. Per request:
  * no-store → portal token (401/403) → JSON body (415/413/400, creates only) → handler.
  */

@@ -5,7 +5,7 @@ import type { AuthDeps } from '../deps.ts';
 import { InsufficientScope, MalformedAuthorization, MissingToken } from './account.errors.ts';
 
 /**
- * D8: the account endpoints accept only access tokens issued to the portal's own
+ * DD-8: the account endpoints accept only access tokens issued to the portal's own
  * first-party client. A PAT or a third-party application's token is valid for the API but
  * can never list, create or revoke credentials, so it gets 403 `insufficient_scope`.
  */

@@ -6,7 +6,7 @@ import { startRedisAuth, type RedisAuth } from '#test/support/redis-auth.ts';
 import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 import { REDIS_SESSION_PREFIX, SESSION_TTL_MS } from './session.ts';
 
-// DESIGN.md D7: with REDIS_URL the authorization server's sessions live in Redis, shared by
+// DD-7: with REDIS_URL the authorization server's sessions live in Redis, shared by
 // every instance; BF-RD-01 / R-07 on this server: a Redis outage is a 503, never a sign-in page.
 let redisServer: RedisServer;
 let auth: RedisAuth;
@@ -50,8 +50,8 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
   }
 }
 
-describe('authorization server sessions in Redis (D7)', () => {
-  it('D7 a sign-in is stored in Redis under lk:auth:sess: with the cookie lifetime, not in the sessions table', async () => {
+describe('authorization server sessions in Redis (DD-7)', () => {
+  it('DD-7 a sign-in is stored in Redis under lk:auth:sess: with the cookie lifetime, not in the sessions table', async () => {
     const jar = new CookieJar();
     expect((await signIn(auth.urls[0]!, jar)).status).toBe(303);
     const sid = sessionIdOf(jar);
@@ -85,7 +85,7 @@ describe('authorization server sessions in Redis (D7)', () => {
     expect(await keys()).toBe(before + 1);
   });
 
-  it('D7 a session started on one instance is honoured by another (signed in: /signin sends the user on)', async () => {
+  it('DD-7 a session started on one instance is honoured by another (signed in: /signin sends the user on)', async () => {
     const jar = new CookieJar();
     await signIn(auth.urls[0]!, jar);
     const onOther = await fetchPage({ authUrl: auth.urls[1]! }, jar, '/signin');

@@ -25,7 +25,7 @@ declare module 'express-session' {
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 /**
- * DESIGN.md D9: browsers share one cookie jar across ports on localhost, so this server's
+ * DD-9: browsers share one cookie jar across ports on localhost, so this server's
  * cookie name is its own. Over https it gets the `__Host-` prefix (Secure, Path=/, no Domain).
  */
 export function sessionCookieName(authUrl: string): string {
@@ -44,7 +44,7 @@ function sessionStore(deps: AuthDeps): session.Store {
 }
 
 /**
- * Server-side sessions, in Redis when REDIS_URL is set, in the database otherwise (D7).
+ * Server-side sessions, in Redis when REDIS_URL is set, in the database otherwise (DD-7).
  * SameSite=Lax, not Strict: the sign-in and consent pages are reached by a top-level
  * navigation from the client's site, which must carry the cookie. Nothing is stored until a
  * page puts something in the session.

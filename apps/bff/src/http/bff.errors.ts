@@ -7,7 +7,7 @@ import { HttpError } from '@latchkey/runtime';
  */
 export abstract class BffHttpError extends HttpError {}
 
-/** DESIGN.md D9: a state-changing request without the portal's header, or from another origin. */
+/** DD-9: a state-changing request without the portal's header, or from another origin. */
 export class Forbidden extends BffHttpError {
   readonly status = 403;
   readonly code = 'forbidden';

@@ -4,7 +4,7 @@ import typeis from 'type-is';
 import { UnsupportedMediaType } from '@latchkey/runtime';
 import { Forbidden } from './bff.errors.ts';
 
-/** The header the SPA sends on every state-changing call (DESIGN.md D9). */
+/** The header the SPA sends on every state-changing call (DD-9). */
 export const PORTAL_HEADER = 'x-latchkey-portal';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);

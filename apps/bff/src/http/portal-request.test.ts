@@ -29,7 +29,7 @@ function expectForbidden(answer: PortalResponse): void {
   expect(answer.headers.get('access-control-allow-origin')).toBeNull();
 }
 
-describe('CSRF defence on the BFF JSON API (DESIGN.md D9, BBA §6.1)', () => {
+describe('CSRF defence on the BFF JSON API (DD-9, BBA §6.1)', () => {
   it('the same request with the header, Origin and Sec-Fetch-Site of the SPA goes through', async () => {
     const answer = await browser.request('/bff/graphql', { json: QUERY });
     expect(answer.status).toBe(200);

@@ -36,7 +36,7 @@ interface StoredTransaction {
 }
 
 /**
- * DESIGN.md D9: the transaction cookie is SameSite=Lax, unlike the session's: the return
+ * DD-9: the transaction cookie is SameSite=Lax, unlike the session's: the return
  * from the authorization server is a cross-site top-level navigation, which carries Lax
  * cookies and not Strict ones (BF-CK-01).
  */

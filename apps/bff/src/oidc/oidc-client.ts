@@ -20,7 +20,7 @@ export interface PortalOidcClient {
   authorizationUrl(params: { state: string; codeChallenge: string; prompt?: 'login' }): Promise<URL>;
   /** RFC 6749 §4.1.3 with the PKCE verifier; `callback` holds only code, state and iss. */
   exchangeCode(callback: URL, checks: { state: string; codeVerifier: string }): Promise<IssuedTokens>;
-  /** RFC 6749 §6. The server rotates the refresh token on every use (D4). */
+  /** RFC 6749 §6. The server rotates the refresh token on every use (DD-4). */
   refresh(refreshToken: string): Promise<IssuedTokens>;
   /** RFC 7009. Revoking the refresh token revokes the whole grant (D-5). */
   revoke(refreshToken: string): Promise<void>;
@@ -46,7 +46,7 @@ function rethrow(err: unknown): never {
 
 /**
  * The portal as a confidential client of its own authorization server, on openid-client 6
- * (DESIGN.md D9). RFC 8414 metadata is fetched once and cached; a failed discovery is
+ * (DD-9). RFC 8414 metadata is fetched once and cached; a failed discovery is
  * retried on the next sign-in. The client secret stays here and in the token requests.
  */
 export function createOidcClient(deps: BffDeps): PortalOidcClient {

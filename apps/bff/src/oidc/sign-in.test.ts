@@ -43,7 +43,7 @@ function expectNoSession(response: PortalResponse): void {
   expect(setCookieLine(response.headers, 'lk_portal_sid')).toBeUndefined();
 }
 
-describe('DESIGN.md D9: sign-in through the BFF (authorization code + state + PKCE)', () => {
+describe('DD-9: sign-in through the BFF (authorization code + state + PKCE)', () => {
   it('RFC 6749 §4.1: /bff/login → sign-in page → /bff/callback → a session, and /bff/session names the user', async () => {
     const browser = new PortalBrowser(system);
     const start = await browser.startSignIn('/tokens?sort=name');

@@ -30,7 +30,7 @@ export interface AccountProxyDeps {
 }
 
 /**
- * /bff/api/* → the authorization server's /account/* (DESIGN.md D8), built from the one route
+ * /bff/api/* → the authorization server's /account/* (DD-8), built from the one route
  * table of packages/contracts: each path maps to one fixed upstream path (an `:id` only when it
  * is a well-formed id), each method the table names is forwarded, any other is 405, and
  * anything else is 404 (BF-PX-01).

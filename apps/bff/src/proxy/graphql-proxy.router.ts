@@ -22,7 +22,7 @@ export interface GraphqlProxyDeps {
 
 /**
  * POST /bff/graphql → `<API_URL>/graphql` with the session's access token: the Explorer
- * runs queries without ever holding a token (DESIGN.md D9). Exactly this path:
+ * runs queries without ever holding a token (DD-9). Exactly this path:
  * `/bff/graphql/../admin` and friends match nothing and are 404 (BF-PX-01). The common case
  * never reaches this router: graphql-fast-path.ts answers it first, through the same checks.
  */

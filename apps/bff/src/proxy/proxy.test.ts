@@ -33,7 +33,7 @@ async function graphqlWith(token: string): Promise<number> {
   return response.status;
 }
 
-describe('account proxy: /bff/api/* → the authorization server /account/* (DESIGN.md D8)', () => {
+describe('account proxy: /bff/api/* → the authorization server /account/* (DD-8)', () => {
   it('GET /bff/api/me answers the signed-in user', async () => {
     const answer = await browser.request('/bff/api/me');
     expect(answer.status).toBe(200);

@@ -7,7 +7,7 @@ import { replaceSessionData } from './session-rows.repository.ts';
 import { inStore, storeFailure } from './store-failure.ts';
 
 /**
- * The portal's session store, in the database or in Redis (DESIGN.md D7), as express-session
+ * The portal's session store, in the database or in Redis (DD-7), as express-session
  * and the rest of the BFF use it. Both implementations keep the same promises:
  * - every failure, for whatever reason, is SessionStoreUnavailable (503 + Retry-After, BF-RD-01);
  * - a session lives a fixed time from sign-in, and `touch` writes nothing, so reading a

@@ -48,7 +48,7 @@ export function isHttps(config: Config): boolean {
 }
 
 /**
- * DESIGN.md D9: browsers share cookies across ports on localhost, so the name is the portal's
+ * DD-9: browsers share cookies across ports on localhost, so the name is the portal's
  * own; over https it gets the `__Host-` prefix (Secure, Path=/, no Domain: BF-CK-01).
  */
 export function sessionCookieName(config: Config): string {

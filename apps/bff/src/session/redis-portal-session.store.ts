@@ -10,7 +10,7 @@ export const REDIS_SESSION_PREFIX = 'lk:portal:sess:';
 type Callback = (err?: unknown, data?: any) => any;
 
 /**
- * The portal's sessions in Redis (REDIS_URL set, D7), so every BFF instance sees the same
+ * The portal's sessions in Redis (REDIS_URL set, DD-7), so every BFF instance sees the same
  * sessions. Each key expires with its cookie. Redis answers within REDIS_TIMEOUT_MS or the
  * request gets 503 (R-07).
  */

@@ -8,7 +8,7 @@ import { SESSION_TTL_MS } from './portal-session.ts';
 import { REDIS_SESSION_PREFIX, RedisPortalSessionStore } from './redis-portal-session.store.ts';
 import { createTokenSealer } from './token-sealing.ts';
 
-// DESIGN.md D7 with REDIS_URL: the portal's sessions live in Redis and every BFF instance
+// DD-7 with REDIS_URL: the portal's sessions live in Redis and every BFF instance
 // serves every session; the store keeps the behaviours of the database one (TS-03 sealing,
 // replace never recreates, touch never writes).
 let redisServer: RedisServer;
@@ -44,8 +44,8 @@ async function commandCount(name: string): Promise<number> {
   return match ? Number(match[1]) : 0;
 }
 
-describe('portal sessions in Redis (D7)', () => {
-  it('D7 TS-03 a sign-in is stored under lk:portal:sess: with the session lifetime, its tokens sealed (no plaintext token in Redis), and not in the sessions table', async () => {
+describe('portal sessions in Redis (DD-7)', () => {
+  it('DD-7 TS-03 a sign-in is stored under lk:portal:sess: with the session lifetime, its tokens sealed (no plaintext token in Redis), and not in the sessions table', async () => {
     const { browser, key } = await signedIn();
     const ttl = await inspect.pTTL(key);
     expect(ttl).toBeGreaterThan(SESSION_TTL_MS - 60_000);
@@ -68,7 +68,7 @@ describe('portal sessions in Redis (D7)', () => {
     expect((await browser.request('/bff/session')).status).toBe(200);
   });
 
-  it('D7 a session signed in through instance A works through instance B (Express routes and the /bff/graphql fast path); signing out on B ends it on A', async () => {
+  it('DD-7 a session signed in through instance A works through instance B (Express routes and the /bff/graphql fast path); signing out on B ends it on A', async () => {
     const { browser, key } = await signedIn();
     portal.use(1);
     const me = await browser.request('/bff/session');

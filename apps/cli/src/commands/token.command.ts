@@ -53,7 +53,7 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
       const name = requireOption(parsed, 'name', TOKEN_USAGE.create);
       const days = parseDays(optionalOption(parsed, 'expires-in-days'));
       return {
-        // The value is printed once here; only its SHA-256 digest and last four characters are stored (D3).
+        // The value is printed once here; only its SHA-256 digest and last four characters are stored (DD-3).
         run: async (context) => {
           const owner = await requireOwner(context, ownerEmail);
           // One instant for creation and expiry, so `--expires-in-days 30` is exactly 30 days.

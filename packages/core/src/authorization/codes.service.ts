@@ -107,7 +107,7 @@ export { isValidPkceValue };
 
 /**
  * Revokes the grants under which these codes were issued (given as SHA-256 digests, never the
- * codes), with every access and refresh token issued from them (D4). Used when a browser signs
+ * codes), with every access and refresh token issued from them (DD-4). Used when a browser signs
  * out of the authorization server: the portal signed in through that browser's session must
  * not outlive it (docs/sign-out.md, SO-09). Unknown digests are ignored; idempotent.
  */

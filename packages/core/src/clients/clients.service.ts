@@ -90,7 +90,7 @@ export async function listClients(db: Executor, ownerId?: string): Promise<Clien
 
 /**
  * Revokes a client. From the commit on, no new tokens are issued to it and every token it
- * ever issued fails authentication, because token checks join the client row (RV-03, D5).
+ * ever issued fails authentication, because token checks join the client row (RV-03, DD-5).
  * With `ownerId`, only that owner's client may be revoked. Idempotent (RV-07).
  */
 export async function revokeClient(db: Executor, clock: Clock, clientId: string, ownerId?: string): Promise<Client> {

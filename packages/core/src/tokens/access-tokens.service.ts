@@ -17,7 +17,7 @@ import { validateName } from '../text.ts';
 
 /**
  * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
- * is refused before any database read (D3). Expired, revoked, revoked-grant, revoked-client
+ * is refused before any database read (DD-3). Expired, revoked, revoked-grant, revoked-client
  * and deleted-user tokens all fail as `invalid_token` (GQ-08..GQ-10b).
  */
 export async function authenticateAccessToken(db: Executor, clock: Clock, token: string): Promise<Principal> {

@@ -9,7 +9,7 @@ import type { TokenPair } from './token.ts';
 import { consumeRefreshToken, findRefreshTokenByHash, revokeGrantAccessTokens } from './tokens.repository.ts';
 
 /**
- * Refresh with rotation (RFC 6749 §6, RFC 9700 §4.14.2, D4). Every use consumes the refresh
+ * Refresh with rotation (RFC 6749 §6, RFC 9700 §4.14.2, DD-4). Every use consumes the refresh
  * token in one conditional update and issues a new pair in the same transaction; the grant's
  * earlier access tokens are revoked. Strict reuse detection with no grace window (D-4):
  * presenting a consumed refresh token revokes the whole family (RT-02, RT-06), and of two

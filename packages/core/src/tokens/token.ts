@@ -24,7 +24,7 @@ export interface Principal {
   userName: string;
   userEmail: string;
   clientId: string | null;
-  /** True only for access tokens issued to the portal's own client (D8). */
+  /** True only for access tokens issued to the portal's own client (DD-8). */
   firstParty: boolean;
 }
 

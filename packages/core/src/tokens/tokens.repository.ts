@@ -22,7 +22,7 @@ export interface AccessTokenAuthRow {
 
 /**
  * The hot-path lookup for every API call: one indexed read by digest that already excludes
- * revoked tokens, tokens of revoked grants and tokens of revoked clients (D5: no cache, so a
+ * revoked tokens, tokens of revoked grants and tokens of revoked clients (DD-5: no cache, so a
  * committed revocation is seen by the very next request). Expiry is checked by the caller's clock.
  */
 function liveAccessTokenQuery(db: Executor, tokenHash: string) {
@@ -52,7 +52,7 @@ const compiledLookups = new WeakMap<Executor, string>();
 
 /**
  * The hot-path lookup for every API call: one indexed read by digest that already excludes
- * revoked tokens, tokens of revoked grants and tokens of revoked clients (D5: no cache, so a
+ * revoked tokens, tokens of revoked grants and tokens of revoked clients (DD-5: no cache, so a
  * committed revocation is seen by the very next request). Expiry is checked by the caller's clock.
  */
 export async function findLiveAccessTokenByHash(db: Executor, tokenHash: string): Promise<AccessTokenAuthRow | undefined> {
@@ -82,7 +82,7 @@ export async function findRefreshTokenByHash(db: Executor, tokenHash: string): P
     .executeTakeFirst();
 }
 
-/** Refresh-token rotation's atomic step (D4): false when the token was already used. */
+/** Refresh-token rotation's atomic step (DD-4): false when the token was already used. */
 export async function consumeRefreshToken(db: Executor, id: string, at: number): Promise<boolean> {
   const result = await db
     .updateTable('refresh_tokens')

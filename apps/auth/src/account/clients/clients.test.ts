@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 describe('POST /account/clients', () => {
-  it('creates a client: 201 with the client and its secret, no-store', async () => {
+  it('creates a client: 201 with the client and its secret, no-store; its id has its own prefix (P-06)', async () => {
     const res = await callAccount(system, 'POST', '/account/clients', {
       token: aliceToken,
       json: { name: '  Weather widget ', redirect_uri: 'https://weather.example/callback', ignored: 'yes' },
@@ -236,7 +236,7 @@ describe('POST /account/clients/:id/revoke', () => {
     });
     expect(res.text).not.toContain(secret);
 
-    // Access tokens of both users: refused on the next check (D5).
+    // Access tokens of both users: refused on the next check (DD-5).
     for (const pair of [alicePair, bobPair]) {
       await expect(authenticateAccessToken(system.db, system.clock, pair.accessToken)).rejects.toBeInstanceOf(
         InvalidToken,

@@ -13,7 +13,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-describe('GET /account/me (DESIGN.md D8)', () => {
+describe('GET /account/me (DD-8)', () => {
   it('returns the signed-in user as {id, name, email}, no-store', async () => {
     const ada = await makeUser(system, 'Ada Lovelace');
     const grace = await makeUser(system, 'Grace Hopper');

@@ -33,7 +33,7 @@ describe('RFC 8414 authorization server metadata', () => {
     expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
   });
 
-  it('advertises only what exists: code flow, the two grants, post and basic client auth, iss on responses, end session', () => {
+  it('DD-2 advertises only what exists: code flow, the two grants, post and basic client auth, iss on responses, end session', () => {
     expect(metadata).toMatchObject({
       response_types_supported: ['code'],
       response_modes_supported: ['query'],

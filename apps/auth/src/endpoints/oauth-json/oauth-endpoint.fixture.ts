@@ -129,7 +129,7 @@ export async function expectOAuthError(
   return body;
 }
 
-/** The check the API runs on every call (D5: no cache), used to see whether a token still works. */
+/** The check the API runs on every call (DD-5: no cache), used to see whether a token still works. */
 export async function accessTokenWorks(system: TestSystem, token: string): Promise<boolean> {
   try {
     await authenticateAccessToken(system.db, system.clock, token);

@@ -16,7 +16,7 @@ import {
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
-// RFC 6749 §6 refresh with rotation and strict reuse detection (D4, D-4: no grace window),
+// RFC 6749 §6 refresh with rotation and strict reuse detection (DD-4, D-4: no grace window),
 // and the documented refresh request that carries `Authorization: Bearer` (D-2).
 // SECURITY.md §2.4 RT-01..RT-12, §4.2 TK-RF-*.
 let system: TestSystem;

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anOutage } from '#test/support/faults.ts';
 import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
+  accessTokenWorks,
+  countRows,
   exchangeCode,
   expectOAuthError,
   expectTokenResponse,
@@ -20,6 +23,47 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await system.close();
+});
+
+// a refresh that fails part-way. A crash before the commit is a transaction that never
+// commits; here the database fails inside it, after the refresh token was marked used.
+describe('R-04 a refresh that fails part-way', () => {
+  it('R-04 (b) fails before it commits: the old refresh token still works and no row was left behind', async () => {
+    const user = await makeUser(system);
+    const app = await makeClient(system, user);
+    const pair = await expectTokenResponse(await exchangeCode(system, app, await makeCode(system, app.client, user)));
+    const rows = async () => [
+      await countRows(system, 'access_tokens', { userId: user.id }),
+      await countRows(system, 'refresh_tokens', { userId: user.id }),
+    ];
+    const before = await rows();
+
+    // The refresh token is read and marked used before the grant's access tokens are touched.
+    system.faults.failQueriesOn('access_tokens', anOutage);
+    try {
+      await expectOAuthError(await refreshWith(system, app, pair.refresh_token), 503, 'temporarily_unavailable');
+    } finally {
+      system.faults.clear();
+    }
+
+    expect(await rows()).toEqual(before);
+    expect(await accessTokenWorks(system, pair.access_token)).toBe(true);
+    const retried = await expectTokenResponse(await refreshWith(system, app, pair.refresh_token));
+    expect(await accessTokenWorks(system, retried.access_token)).toBe(true);
+  });
+
+  it('R-04 (a) committed but never delivered: the old refresh token retried is refused, and the undelivered pair dies with it (D-4)', async () => {
+    const user = await makeUser(system);
+    const app = await makeClient(system, user);
+    const pair = await expectTokenResponse(await exchangeCode(system, app, await makeCode(system, app.client, user)));
+    // The answer is lost on the way: the client never sees this pair.
+    const undelivered = await expectTokenResponse(await refreshWith(system, app, pair.refresh_token));
+
+    await expectOAuthError(await refreshWith(system, app, pair.refresh_token), 400, 'invalid_grant');
+    // Once one of the two refresh tokens was used, the other is dead too.
+    await expectOAuthError(await refreshWith(system, app, undelivered.refresh_token), 400, 'invalid_grant');
+    expect(await accessTokenWorks(system, undelivered.access_token)).toBe(false);
+  });
 });
 
 describe('TK-DB-01 database down', () => {

@@ -107,7 +107,7 @@ describe('RFC 6749 §3.2 token endpoint request format', () => {
     await expectTokenResponse(res);
   });
 
-  it('TK-04 GET, PUT, DELETE and PATCH are 405 with Allow: POST and a JSON body', async () => {
+  it('TK-04 P-03 GET, PUT, DELETE and PATCH are 405 with Allow: POST and a JSON body', async () => {
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
       const res = await fetch(`${tokenUrl(system)}?grant_type=authorization_code`, { method });
       expect(res.status, method).toBe(405);

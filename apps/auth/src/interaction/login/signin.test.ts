@@ -59,7 +59,7 @@ describe('DESIGN.md §4 sign-in page', () => {
     expectPageSecurityHeaders(page);
   });
 
-  it('D-9 the session cookie is lk_auth_sid: HttpOnly, SameSite=Lax, Path=/, no Domain; set by signing in', async () => {
+  it('DD-9 the session cookie is lk_auth_sid: HttpOnly, SameSite=Lax, Path=/, no Domain; set by signing in', async () => {
     const answer = await signIn(system, new CookieJar(), user);
     const cookie = answer.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!;
     expect(cookie).toBeDefined();
@@ -233,7 +233,7 @@ describe('sign-out', () => {
   });
 });
 
-describe('DESIGN.md D9 cookie over https (behind a TLS-terminating proxy)', () => {
+describe('DD-9 cookie over https (behind a TLS-terminating proxy)', () => {
   let https: TestSystem;
   let origin: string;
 

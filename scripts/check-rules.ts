@@ -1,0 +1,149 @@
+// `node scripts/check-rules.ts` (run by `npm test`): holds the rule IDs that code and tests cite
+// to the catalogue in docs/rules.md. It fails, naming file and line, when a source or test file
+// cites an ID the catalogue does not define or cites a DESIGN.md decision by its bare number
+// (DESIGN.md's decisions are written DD-n here, so they cannot be confused with SECURITY.md's
+// D-n); and it fails when a rule the catalogue defines is cited by no test (`*.test.ts`,
+// `*.test.tsx`, `e2e/**/*.spec.ts`), unless its row is marked `decision, not tested` (a choice,
+// not behaviour), and then only while no test cites it. Relative links
+// in the catalogue must point at files that exist. On success it prints one summary line.
+//
+// What counts as a citation (the same rule docs/rules.md states):
+// - one to three groups of 1–3 capital letters joined by hyphens, then a hyphen and a number of
+//   1–3 digits with an optional lowercase letter, standing alone (not inside a longer word or
+//   hyphenated name): the shapes of AC-01, BF-RT-01, TK-AC-08, GQ-10b and D-4; and RU-P;
+// - except names of algorithms and encodings, which have the same shape: SHA-, AES-, UTF-, ISO-;
+// - and a bare `D` with 1 to 10, standing alone (not after `%`, `#` or `\`, as in hex), is a
+//   DESIGN.md decision cited by its old name, reported as an error.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const CATALOGUE = 'docs/rules.md';
+/** Where citations are looked for: every source and test file, tracked or new (not ignored). */
+const ROOTS = ['apps', 'packages', 'test', 'e2e', 'bench', 'scripts', 'examples'];
+const SOURCE = /\.(ts|tsx|mjs)$/;
+const TEST = /(\.test\.tsx?$)|(^e2e\/.*\.spec\.ts$)/;
+
+const CITATION = /(?<![\w-])(?:[A-Z]{1,3}-){1,3}(?:\d{1,3}[a-z]?)(?![\w-])|(?<![\w-])RU-P(?![\w-])/g;
+const NOT_A_RULE = /^(SHA|AES|UTF|ISO)-/;
+const BARE_DESIGN_DECISION = /(?<![\w%#\\-])D(10|[1-9])(?![\w-])/g;
+/** A catalogue row: `| ID | rule | code | tests |`. */
+const ROW = /^\|\s*([A-Z][A-Za-z0-9-]*)\s*\|/;
+const EXEMPTIONS = ['decision, not tested'] as const;
+
+interface Citation {
+  id: string;
+  where: string;
+}
+
+function sourceFiles(): string[] {
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', ...ROOTS], {
+    encoding: 'utf8',
+  });
+  const topLevel = execFileSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.config.ts'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const files = new Set([...listed.split('\n'), ...topLevel.split('\n')]);
+  return [...files].filter((f) => SOURCE.test(f) && existsSync(f)).sort();
+}
+
+function citationsIn(files: string[]): { citations: Citation[]; bare: Citation[] } {
+  const citations: Citation[] = [];
+  const bare: Citation[] = [];
+  for (const file of files) {
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        const where = `${file}:${index + 1}`;
+        for (const [id] of line.matchAll(CITATION)) if (!NOT_A_RULE.test(id)) citations.push({ id, where });
+        for (const match of line.matchAll(BARE_DESIGN_DECISION)) bare.push({ id: match[0], where });
+      });
+  }
+  return { citations, bare };
+}
+
+interface Rule {
+  id: string;
+  line: number;
+  exemption: string | undefined;
+}
+
+function catalogue(problems: string[]): Map<string, Rule> {
+  const rules = new Map<string, Rule>();
+  readFileSync(CATALOGUE, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      const line = index + 1;
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        if (!existsSync(join(dirname(CATALOGUE), target!)))
+          problems.push(`${CATALOGUE}:${line} links to ${target}, which does not exist`);
+      }
+      const id = ROW.exec(text)?.[1];
+      if (id === undefined || id === 'ID') return;
+      if (rules.has(id))
+        problems.push(`${CATALOGUE}:${line} defines ${id} again (first at line ${rules.get(id)!.line})`);
+      rules.set(id, { id, line, exemption: EXEMPTIONS.find((e) => text.includes(`(${e})`)) });
+    });
+  return rules;
+}
+
+function list(title: string, lines: string[]): string {
+  return `${title}\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}
+
+const problems: string[] = [];
+const rules = catalogue(problems);
+const { citations, bare } = citationsIn(sourceFiles());
+
+const undefinedCitations = new Map<string, string[]>();
+const citedByTests = new Map<string, string[]>();
+for (const { id, where } of citations) {
+  if (!rules.has(id)) undefinedCitations.set(id, [...(undefinedCitations.get(id) ?? []), where]);
+  else if (TEST.test(where.slice(0, where.lastIndexOf(':'))))
+    citedByTests.set(id, [...(citedByTests.get(id) ?? []), where]);
+}
+
+let report = '';
+if (problems.length > 0) report += list(`rules: ${CATALOGUE} is not well formed:`, problems);
+if (undefinedCitations.size > 0) {
+  report += list(
+    `rules: ${undefinedCitations.size} cited ID(s) that ${CATALOGUE} does not define (define them, or fix the citation):`,
+    [...undefinedCitations].map(([id, where]) => `${id}  ${where.join(', ')}`),
+  );
+}
+if (bare.length > 0) {
+  report += list(
+    'rules: DESIGN.md decisions cited by their bare number; write DD-n (DESIGN.md Dn), SECURITY.md decisions are D-n:',
+    bare.map(({ id, where }) => `${id} → DD-${id.slice(1)}  ${where}`),
+  );
+}
+const untested = [...rules.values()].filter((r) => r.exemption === undefined && !citedByTests.has(r.id));
+if (untested.length > 0) {
+  report += list(
+    `rules: ${untested.length} rule(s) in ${CATALOGUE} that no test cites (put the ID in the name of the test that covers it):`,
+    untested.map((r) => `${r.id}  (${CATALOGUE}:${r.line})`),
+  );
+}
+const staleExemptions = [...rules.values()].filter((r) => r.exemption !== undefined && citedByTests.has(r.id));
+if (staleExemptions.length > 0) {
+  report += list(
+    `rules: marked untested in ${CATALOGUE} but cited by a test (remove the marker):`,
+    staleExemptions.map((r) => `${r.id}  (${r.exemption}; cited at ${citedByTests.get(r.id)![0]})`),
+  );
+}
+
+if (report !== '') {
+  process.stderr.write(report);
+  process.exit(1);
+}
+
+const exempt = [...rules.values()].filter((r) => r.exemption !== undefined).map((r) => r.id);
+console.log(
+  `rules: ${rules.size} defined, ${citedByTests.size} cited by tests, ${exempt.length} decisions not tested ` +
+    `(${exempt.join(', ')}), 0 undefined citations`,
+);
