@@ -1,7 +1,6 @@
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { InvalidRequest } from '@latchkey/core';
+import { urlencodedForm } from '../../http/form-body.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -29,30 +28,5 @@ export const requireFormBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/**
- * Node's query-string decoding keeps `%ZZ` literally and turns bytes that are not UTF-8 into
- * U+FFFD, so a malformed form would be silently altered. Each `name=value` pair must decode
- * as RFC 3986 percent-encoded UTF-8, and raw bytes must be UTF-8 too (TK-03).
- */
-function assertWellFormedForm(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
-  const malformed = 'The request body is not a well-formed application/x-www-form-urlencoded document.';
-  if (!isUtf8(body)) throw new InvalidRequest(malformed);
-  for (const pair of body.toString('utf8').split('&')) {
-    try {
-      decodeURIComponent(pair.replaceAll('+', ' '));
-    } catch {
-      throw new InvalidRequest(malformed);
-    }
-  }
-}
-
-/**
- * `extended: false` keeps names flat (`a[b]` stays a name), and repeated names become arrays,
- * which the parameter allowlist rejects (P-02). Errors (413, malformed) reach the endpoint's
- * error middleware and are answered as OAuth JSON.
- */
-export const parseFormBody: RequestHandler = express.urlencoded({
-  extended: false,
-  limit: BODY_LIMIT,
-  verify: assertWellFormedForm,
-});
+/** Errors (413, malformed) reach the endpoint's error middleware and are answered as OAuth JSON. */
+export const parseFormBody = urlencodedForm({ limit: BODY_LIMIT });

@@ -137,6 +137,33 @@ describe('sign-in', () => {
     expect(await whoAmI(jar)).toBeUndefined();
   });
 
+  it('TK-03 a form that is not well-formed url-encoding (%ZZ, bytes that are not UTF-8) is a 400 page, never decoded as something else', async () => {
+    const jar = new CookieJar();
+    const page = await fetchPage(system, jar, '/signin');
+    const csrf = encodeURIComponent(findForm(page.html, '/signin')!.fields.csrf_token as string);
+    const email = encodeURIComponent(user.email);
+    const password = encodeURIComponent(user.password);
+    for (const body of [
+      Buffer.from(`email=${email}&password=${password}%ZZ&csrf_token=${csrf}`),
+      Buffer.concat([
+        Buffer.from(`email=${email}&password=${password}`),
+        Buffer.from([0xff]),
+        Buffer.from(`&csrf_token=${csrf}`),
+      ]),
+    ]) {
+      const response = await fetch(`${system.authUrl}/signin`, {
+        method: 'POST',
+        headers: { accept: 'text/html', cookie: jar.header()!, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new Uint8Array(body),
+        redirect: 'manual',
+      });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).not.toContain(user.password);
+    }
+    expect(await whoAmI(jar)).toBeUndefined();
+  });
+
   it('CSRF: no token, or the token of another session: 403 and nobody signed in', async () => {
     const jar = new CookieJar();
     const page = await fetchPage(system, jar, '/signin');
