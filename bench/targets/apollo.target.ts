@@ -1,20 +1,14 @@
 // The peer a user would otherwise pick: Apollo Server 5's standalone server on the same schema,
-// with the same token check (core authenticateAccessToken, last use recorded in memory) in its
-// context function.
+// with the same token check (peer-token-check.ts) in its context function.
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import { authenticateAccessToken, LastUsedRecorder, systemClock } from '@latchkey/core';
-import { openDatabase } from '@latchkey/runtime';
-import { parseBearerAuthorization } from '@latchkey/runtime';
 import type { ApiContext } from '../../apps/api/src/graphql/api-context.ts';
 import { profileOf } from '../../apps/api/src/graphql/profile/profile.schema.ts';
 import { schemaSdl } from '../../apps/api/src/graphql/schema.ts';
-import { loadBenchConfig } from '../bench-config.ts';
+import { openPeerTokenCheck } from './peer-token-check.ts';
 import { announce } from './target-ready.ts';
 
-const config = loadBenchConfig();
-const db = await openDatabase(config, systemClock);
-const recorder = new LastUsedRecorder(db);
+const checkToken = await openPeerTokenCheck();
 
 function unauthenticated(message: string): Error {
   // Apollo copies `extensions` of a non-GraphQL error thrown by the context function into
@@ -29,20 +23,16 @@ function unauthenticated(message: string): Error {
 
 const server = new ApolloServer<ApiContext>({
   typeDefs: schemaSdl,
-  resolvers: { Query: { profile: (_root: unknown, _args: unknown, context: ApiContext) => profileOf(context.principal) } },
+  resolvers: {
+    Query: { profile: (_root: unknown, _args: unknown, context: ApiContext) => profileOf(context.principal) },
+  },
 });
 const { url } = await startStandaloneServer(server, {
   listen: { port: 0, host: '127.0.0.1' },
   context: async ({ req }) => {
-    const credentials = parseBearerAuthorization(req);
-    if (credentials.kind !== 'token') throw unauthenticated('Authentication required');
-    try {
-      const principal = await authenticateAccessToken(db, systemClock, credentials.token);
-      recorder.record(principal.tokenId, systemClock.now());
-      return { principal };
-    } catch {
-      throw unauthenticated('The access token is invalid.');
-    }
+    const principal = await checkToken(req);
+    if ('refused' in principal) throw unauthenticated(principal.refused);
+    return { principal };
   },
 });
 announce(Number(new URL(url).port));

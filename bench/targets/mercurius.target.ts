@@ -5,12 +5,11 @@
 // argument, so it measures the compiler's speed, nothing else.
 import Fastify from 'fastify';
 import mercurius from 'mercurius';
-import { authenticateAccessToken, LastUsedRecorder, systemClock, type Principal } from '@latchkey/core';
-import { openDatabase, parseBearerAuthorization } from '@latchkey/runtime';
+import type { Principal } from '@latchkey/core';
 import type { ApiContext } from '../../apps/api/src/graphql/api-context.ts';
 import { profileOf } from '../../apps/api/src/graphql/profile/profile.schema.ts';
 import { schemaSdl } from '../../apps/api/src/graphql/schema.ts';
-import { loadBenchConfig } from '../bench-config.ts';
+import { openPeerTokenCheck } from './peer-token-check.ts';
 import { announce } from './target-ready.ts';
 
 declare module 'mercurius' {
@@ -19,27 +18,19 @@ declare module 'mercurius' {
   interface MercuriusContext extends ApiContext {}
 }
 
-const config = loadBenchConfig();
-const db = await openDatabase(config, systemClock);
-const recorder = new LastUsedRecorder(db);
+const checkToken = await openPeerTokenCheck();
 const principals = new WeakMap<object, Principal>();
 
 const app = Fastify({ logger: false });
 app.addHook('onRequest', async (request, reply) => {
-  const credentials = parseBearerAuthorization(request.raw);
-  const refuse = (message: string) =>
-    reply
+  const principal = await checkToken(request.raw);
+  if ('refused' in principal) {
+    return reply
       .code(401)
       .header('www-authenticate', 'Bearer realm="api"')
-      .send({ errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }] });
-  if (credentials.kind !== 'token') return refuse('Authentication required');
-  try {
-    const principal = await authenticateAccessToken(db, systemClock, credentials.token);
-    recorder.record(principal.tokenId, systemClock.now());
-    principals.set(request, principal);
-  } catch {
-    return refuse('The access token is invalid.');
+      .send({ errors: [{ message: principal.refused, extensions: { code: 'UNAUTHENTICATED' } }] });
   }
+  principals.set(request, principal);
 });
 await app.register(mercurius, {
   schema: schemaSdl,

@@ -2,17 +2,13 @@
 // node:http server, on the same schema and with the same token check in its context function.
 import { createServer, type IncomingMessage } from 'node:http';
 import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
-import { authenticateAccessToken, LastUsedRecorder, systemClock } from '@latchkey/core';
-import { openDatabase, parseBearerAuthorization } from '@latchkey/runtime';
 import type { ApiContext } from '../../apps/api/src/graphql/api-context.ts';
 import { profileOf } from '../../apps/api/src/graphql/profile/profile.schema.ts';
 import { schemaSdl } from '../../apps/api/src/graphql/schema.ts';
-import { loadBenchConfig } from '../bench-config.ts';
+import { openPeerTokenCheck } from './peer-token-check.ts';
 import { announce } from './target-ready.ts';
 
-const config = loadBenchConfig();
-const db = await openDatabase(config, systemClock);
-const recorder = new LastUsedRecorder(db);
+const checkToken = await openPeerTokenCheck();
 
 function unauthenticated(message: string) {
   return createGraphQLError(message, {
@@ -31,15 +27,9 @@ const yoga = createYoga<{ req: IncomingMessage }, ApiContext>({
     },
   }),
   context: async ({ req }) => {
-    const credentials = parseBearerAuthorization(req);
-    if (credentials.kind !== 'token') throw unauthenticated('Authentication required');
-    try {
-      const principal = await authenticateAccessToken(db, systemClock, credentials.token);
-      recorder.record(principal.tokenId, systemClock.now());
-      return { principal };
-    } catch {
-      throw unauthenticated('The access token is invalid.');
-    }
+    const principal = await checkToken(req);
+    if ('refused' in principal) throw unauthenticated(principal.refused);
+    return { principal };
   },
   graphiql: false,
   logging: false,
