@@ -26,6 +26,8 @@ describe('admin CLI: dispatch and usage', () => {
       'token create',
       'token list',
       'token revoke',
+      'grant list',
+      'grant revoke',
       'migrate',
     ]) {
       expect(run.stdout).toContain(command);

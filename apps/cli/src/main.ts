@@ -5,6 +5,7 @@ import { ConfigError } from '@latchkey/config';
 import { DomainError, ValidationFailed } from '@latchkey/core';
 import type { Command } from './command.ts';
 import { parseClientCommand } from './commands/client.command.ts';
+import { parseGrantCommand } from './commands/grant.command.ts';
 import { helpText } from './commands/help.command.ts';
 import { parseTokenCommand } from './commands/token.command.ts';
 import { parseMigrateCommand } from './commands/migrate.command.ts';
@@ -19,6 +20,7 @@ const resources: Record<string, (action: string | undefined, args: string[]) => 
   user: parseUserCommand,
   client: parseClientCommand,
   token: parseTokenCommand,
+  grant: parseGrantCommand,
   migrate: parseMigrateCommand,
 };
 

@@ -69,6 +69,23 @@ export interface CreateTokenRequest {
   expires_in_days?: number | null;
 }
 
+/**
+ * A third-party application the user authorized, once however many times they signed in to it
+ * (AA-01). `active_grants`: authorizations that still hold a working token.
+ */
+export const applicationJson = z.object({
+  client_id: z.string(),
+  name: z.string(),
+  /** The developer who registered it; null for a client provisioned without an owner. */
+  owner_name: z.nullable(z.string()),
+  first_authorized_at: instant,
+  last_used_at: z.nullable(instant),
+  active_grants: z.number(),
+});
+export type ApplicationJson = z.infer<typeof applicationJson>;
+
+export const applicationList = z.array(applicationJson);
+
 /** Every refusal of the account endpoints and the BFF: a code, a readable description, the field at fault. */
 export const errorJson = z.object({
   error: z.string(),
@@ -88,6 +105,8 @@ export const ACCOUNT_ROUTES = [
   { path: '/clients/:id/revoke', answers: { POST: clientJson } },
   { path: '/tokens', answers: { GET: tokenList, POST: createdTokenJson } },
   { path: '/tokens/:id/revoke', answers: { POST: tokenJson } },
+  { path: '/applications', answers: { GET: applicationList } },
+  { path: '/applications/:id/revoke', answers: { POST: applicationJson } },
 ] as const;
 
 export type AccountRoute = (typeof ACCOUNT_ROUTES)[number];

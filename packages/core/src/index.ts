@@ -31,6 +31,8 @@ export type { NewClient, CreatedClient, FirstPartyClient } from './clients/clien
 export { validateRedirectUriForRegistration } from './clients/redirect-uri.ts';
 
 export { hasConsented, recordConsent } from './authorization/consents.service.ts';
+export { listAuthorizedApplications, revokeApplicationAccess } from './authorization/applications.service.ts';
+export type { AuthorizedApplication } from './authorization/applications.service.ts';
 export {
   issueAuthorizationCode,
   redeemAuthorizationCode,

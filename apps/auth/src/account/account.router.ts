@@ -6,6 +6,7 @@ import { clientsHandlers } from './clients/clients.handler.ts';
 import { jsonBody } from './json-body.middleware.ts';
 import { getMe } from './me/me.handler.ts';
 import { requirePortalToken } from './require-portal-token.middleware.ts';
+import { applicationsHandlers } from './applications/applications.handler.ts';
 import { tokensHandlers } from './tokens/tokens.handler.ts';
 
 function allowOnly(allow: string) {
@@ -28,6 +29,7 @@ export function accountRouter(deps: AuthDeps): Router {
   const auth = requirePortalToken(deps);
   const clients = clientsHandlers(deps);
   const tokens = tokensHandlers(deps);
+  const applications = applicationsHandlers(deps);
 
   // Credentials and account data are never cached, answers and errors alike (TS-04, P-04).
   router.use('/account', noStore);
@@ -46,6 +48,11 @@ export function accountRouter(deps: AuthDeps): Router {
   router.all('/account/tokens', allowOnly('GET, HEAD, POST'));
   router.post('/account/tokens/:id/revoke', auth, tokens.revokeToken);
   router.all('/account/tokens/:id/revoke', allowOnly('POST'));
+
+  router.get('/account/applications', auth, applications.listApplications);
+  router.all('/account/applications', allowOnly('GET, HEAD'));
+  router.post('/account/applications/:id/revoke', auth, applications.revokeApplication);
+  router.all('/account/applications/:id/revoke', allowOnly('POST'));
 
   router.use('/account', unknownAccountRoute);
   router.use('/account', accountErrorHandler(deps.logger));

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_ROUTES, errorJson } from '@latchkey/contracts';
 import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { callAccount, issuePortalToken } from './account.fixture.ts';
+import { callAccount, issuePortalToken, issueThirdPartyTokens } from './account.fixture.ts';
 
 // Issue 16: the account API is written once, in packages/contracts. Every route of the table
 // answers exactly what its schema says: parsing strips unknown fields, so an answer equal to
 // its parse carries nothing undeclared (a secret added to a presenter would fail here).
 let system: TestSystem;
 let token: string;
-let ids: Record<'clients' | 'tokens', string>;
+let ids: Record<'clients' | 'tokens' | 'applications', string>;
 
 beforeAll(async () => {
   system = await startSystem();
@@ -18,7 +18,14 @@ beforeAll(async () => {
   const { client } = await makeClient(system, user);
   await makePat(system, user, 'to revoke');
   const tokens = await callAccount(system, 'GET', '/account/tokens', { token });
-  ids = { clients: client.id, tokens: (tokens.body as Array<{ id: string; kind: string }>).find((t) => t.kind === 'pat')!.id };
+  // An application of another developer, authorized by this user: listed, then revoked.
+  const { client: thirdParty } = await makeClient(system, await makeUser(system, 'Dev Eloper'));
+  await issueThirdPartyTokens(system, thirdParty, user);
+  ids = {
+    clients: client.id,
+    tokens: (tokens.body as Array<{ id: string; kind: string }>).find((t) => t.kind === 'pat')!.id,
+    applications: thirdParty.id,
+  };
 });
 afterAll(async () => {
   await system?.close();
@@ -33,7 +40,11 @@ describe('issue 16: the account contract', () => {
   for (const route of ACCOUNT_ROUTES) {
     for (const [method, schema] of Object.entries(route.answers)) {
       it(`${method} /account${route.path} answers its schema and nothing more`, async () => {
-        const kind = route.path.startsWith('/clients') ? 'clients' : 'tokens';
+        const kind = route.path.startsWith('/clients')
+          ? 'clients'
+          : route.path.startsWith('/tokens')
+            ? 'tokens'
+            : 'applications';
         const path = `/account${route.path.replace(':id', ids[kind])}`;
         const answer = await callAccount(system, method, path, {
           token,
@@ -41,12 +52,16 @@ describe('issue 16: the account contract', () => {
         });
         expect(answer.status, answer.text).toBe(method === 'POST' && !route.path.endsWith('/revoke') ? 201 : 200);
         expect(schema.parse(answer.body)).toEqual(answer.body);
+        if (Array.isArray(answer.body)) expect(answer.body.length).toBeGreaterThan(0);
       });
     }
   }
 
   it('a refusal answers the error schema with the field at fault', async () => {
-    const answer = await callAccount(system, 'POST', '/account/clients', { token, json: { name: '', redirect_uri: 'x' } });
+    const answer = await callAccount(system, 'POST', '/account/clients', {
+      token,
+      json: { name: '', redirect_uri: 'x' },
+    });
     expect(answer.status).toBe(400);
     expect(errorJson.parse(answer.body)).toEqual(answer.body);
     expect(answer.body.field).toBeDefined();

@@ -18,6 +18,8 @@ interface RevokeDialogProps {
   /** The id the mutation revokes. */
   id: string;
   revoke: RevokeMutation;
+  /** The confirming button's label; "Revoke" unless the row's action says more ("Revoke access"). */
+  confirmLabel?: string;
   /** The toast once revoked, naming what was. */
   revokedMessage: string;
   onClose: () => void;
@@ -31,7 +33,15 @@ interface RevokeDialogProps {
  * success it closes with a toast, and the feature's mutation refreshes the list behind it; a
  * failure stays inside the dialog.
  */
-export function RevokeDialog({ title, id, revoke, revokedMessage, onClose, children }: RevokeDialogProps) {
+export function RevokeDialog({
+  title,
+  id,
+  revoke,
+  confirmLabel = 'Revoke',
+  revokedMessage,
+  onClose,
+  children,
+}: RevokeDialogProps) {
   const descriptionId = useId();
   function confirm(): void {
     revoke.mutate(id, {
@@ -53,7 +63,7 @@ export function RevokeDialog({ title, id, revoke, revokedMessage, onClose, child
           Cancel
         </Button>
         <Button variant="danger" onClick={confirm} disabled={revoke.isPending} aria-busy={revoke.isPending}>
-          {revoke.isPending ? 'Revoking…' : 'Revoke'}
+          {revoke.isPending ? 'Revoking…' : confirmLabel}
         </Button>
       </div>
     </Dialog>

@@ -20,6 +20,8 @@ export const bff = {
   revokeClient: (id: string) => `/bff/api/clients/${encodeURIComponent(id)}/revoke`,
   tokens: '/bff/api/tokens',
   revokeToken: (id: string) => `/bff/api/tokens/${encodeURIComponent(id)}/revoke`,
+  applications: '/bff/api/applications',
+  revokeApplication: (clientId: string) => `/bff/api/applications/${encodeURIComponent(clientId)}/revoke`,
   /**
    * Sign-in starts at the BFF, which sends the browser back to `returnTo` (a same-origin path).
    * `forceLogin` asks the authorization server for the password even if its own session lives.

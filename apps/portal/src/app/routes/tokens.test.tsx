@@ -1,25 +1,20 @@
 import { waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { DAY, db, iso, makeToken, NOW } from '../../testing/mocks/db.ts';
+import { DAY, db, iso, makeApplication, makeToken, NOW } from '../../testing/mocks/db.ts';
 import { server } from '../../testing/mocks/server.ts';
 import { cacheContents, expectSignInRedirect, renderApp, screen } from '../../testing/test-utils.tsx';
 
 const TOKEN_VALUE = 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz';
 
 describe('API tokens page', () => {
-  it('lists tokens with name, last 4 characters, dates, status, and marks those expiring within 7 days', async () => {
+  it("lists personal tokens with name, last 4 characters, dates, status, and marks those expiring within 7 days; an application's tokens are not rows here", async () => {
     db.tokens = [
       makeToken({ name: 'CI deploys', last4: 'a1B2', last_used_at: iso(NOW - 2 * DAY) }),
       makeToken({ name: 'Laptop script', last4: 'Zz99', expires_at: iso(NOW + 3 * DAY) }),
       makeToken({ name: 'Old one', last4: 'Qq11', status: 'revoked' }),
-      makeToken({
-        name: 'Acme Dashboard',
-        kind: 'oauth',
-        last4: 'Oa0A',
-        status: 'expired',
-        expires_at: iso(NOW - DAY),
-      }),
+      makeToken({ name: 'Old laptop', last4: 'Ex01', status: 'expired', expires_at: iso(NOW - DAY) }),
+      makeToken({ name: 'Acme Dashboard', kind: 'oauth', last4: 'Oa0A' }),
     ];
     renderApp('/tokens');
 
@@ -45,8 +40,9 @@ describe('API tokens page', () => {
     expect(within(rows[2]!).getByText('Revoked')).toBeTruthy();
     expect(within(rows[2]!).queryByRole('button', { name: 'Revoke' })).toBeNull();
     expect(within(rows[3]!).getByText('Expired')).toBeTruthy();
-    expect(within(rows[3]!).getByText('Application access (OAuth)')).toBeTruthy();
+    expect(within(rows[3]!).getByText('Personal access token')).toBeTruthy();
     expect(within(rows[3]!).queryByText('Expires soon')).toBeNull();
+    expect(within(table).queryByText('Acme Dashboard')).toBeNull();
   });
 
   it('shows a loading state, then an empty state when there are no tokens', async () => {
@@ -288,5 +284,78 @@ describe('API tokens page', () => {
     renderApp('/tokens?sort=name');
     await expectSignInRedirect('/tokens?sort=name');
     expect(await screen.findAllByText('Your session has ended. Taking you to sign in…')).not.toHaveLength(0);
+  });
+});
+
+describe('Authorized applications on the API tokens page', () => {
+  it('AA-01 lists each application once, with its owner, dates and active sign-ins; an empty list says what will appear', async () => {
+    db.applications = [
+      makeApplication({
+        client_id: 'lkc_printer',
+        name: 'Photo Printer',
+        active_grants: 4,
+        last_used_at: iso(NOW - DAY),
+      }),
+    ];
+    renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'Authorized applications' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
+    expect(headers).toEqual(['Application', 'First authorized', 'Last used', 'Active sign-ins', 'Actions']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.textContent).toContain('Photo Printer');
+    expect(rows[0]!.textContent).toContain('by Dev Eloper');
+    expect(within(rows[0]!).getByText('4')).toBeTruthy();
+    expect(within(rows[0]!).queryByText('Never')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Authorized applications' })).toBeTruthy();
+  });
+
+  it('AA-01 with none authorized, an empty state instead of a table', async () => {
+    renderApp('/tokens');
+    expect(await screen.findByText('No authorized applications')).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Authorized applications' })).toBeNull();
+  });
+
+  it('AA-02 Revoke access asks first, then removes the application and says so; Cancel changes nothing', async () => {
+    db.applications = [makeApplication({ client_id: 'lkc_printer', name: 'Photo Printer', active_grants: 2 })];
+    const { user } = renderApp('/tokens');
+    const row = (await screen.findByText('Photo Printer')).closest('tr')!;
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke access' }));
+    let confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
+    expect(confirm.textContent).toContain('ask for your permission again');
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke access' }));
+    confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke access' }));
+
+    expect(await screen.findByText('Revoked the access of “Photo Printer”.')).toBeTruthy();
+    expect(await screen.findByText('No authorized applications')).toBeTruthy();
+    const revoke = db.requests.find((r) => r.method === 'POST')!;
+    expect(revoke.path).toBe('/bff/api/applications/lkc_printer/revoke');
+    expect(revoke.headers.get('X-Latchkey-Portal')).toBe('1');
+  });
+
+  it('AA-06 a failed revoke keeps the confirmation open with the reason', async () => {
+    db.applications = [makeApplication({ client_id: 'lkc_gone', name: 'Gone App' })];
+    server.use(
+      http.post('/bff/api/applications/:id/revoke', () =>
+        HttpResponse.json(
+          { error: 'not_found', error_description: 'No such authorized application.' },
+          { status: 404 },
+        ),
+      ),
+    );
+    const { user } = renderApp('/tokens');
+    const row = (await screen.findByText('Gone App')).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Revoke access' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke access' }));
+    expect((await within(confirm).findByRole('alert')).textContent).toBe('No such authorized application.');
   });
 });

@@ -1,4 +1,4 @@
-import type { ClientJson, MeJson, TokenJson } from '@latchkey/contracts';
+import type { ApplicationJson, ClientJson, MeJson, TokenJson } from '@latchkey/contracts';
 
 /**
  * The BFF's data as the MSW handlers serve it: one signed-in user, their clients and tokens,
@@ -9,6 +9,7 @@ export interface MockDb {
   signedIn: boolean;
   clients: ClientJson[];
   tokens: TokenJson[];
+  applications: ApplicationJson[];
   /** Every request the handlers saw, for assertions on headers and bodies. */
   requests: { method: string; path: string; headers: Headers; body: unknown }[];
 }
@@ -46,12 +47,25 @@ export function makeToken(overrides: Partial<TokenJson> = {}): TokenJson {
   };
 }
 
+export function makeApplication(overrides: Partial<ApplicationJson> = {}): ApplicationJson {
+  return {
+    client_id: overrides.client_id ?? `lkc_${Math.random().toString(36).slice(2, 14)}`,
+    name: 'Photo Printer',
+    owner_name: 'Dev Eloper',
+    first_authorized_at: iso(NOW - 20 * DAY),
+    last_used_at: null,
+    active_grants: 1,
+    ...overrides,
+  };
+}
+
 function initialDb(): MockDb {
   return {
     user: { id: 'usr_ada', name: 'Ada Lovelace', email: 'ada@example.test' },
     signedIn: true,
     clients: [],
     tokens: [],
+    applications: [],
     requests: [],
   };
 }

@@ -1,5 +1,13 @@
 import { http, HttpResponse, type DefaultBodyType, type StrictRequest } from 'msw';
-import type { ClientJson, CreatedClientJson, CreatedTokenJson, ErrorJson, SessionJson, TokenJson } from '@latchkey/contracts';
+import type {
+  ApplicationJson,
+  ClientJson,
+  CreatedClientJson,
+  CreatedTokenJson,
+  ErrorJson,
+  SessionJson,
+  TokenJson,
+} from '@latchkey/contracts';
 import { db, iso, makeClient, makeToken } from './db.ts';
 
 /**
@@ -26,8 +34,7 @@ function guard(request: StrictRequest<DefaultBodyType>): Response | undefined {
   return undefined;
 }
 
-const validationFailed = (field: string, description: string) =>
-  refusal(400, 'validation_failed', description, field);
+const validationFailed = (field: string, description: string) => refusal(400, 'validation_failed', description, field);
 
 export const handlers = [
   http.get('/bff/session', async ({ request }) => {
@@ -62,7 +69,10 @@ export const handlers = [
       created_at: iso(Date.now()),
     });
     db.clients.unshift(client);
-    return HttpResponse.json<CreatedClientJson>({ client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' }, { status: 201 });
+    return HttpResponse.json<CreatedClientJson>(
+      { client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' },
+      { status: 201 },
+    );
   }),
 
   http.post('/bff/api/clients/:id/revoke', async ({ request, params }) => {
@@ -86,11 +96,13 @@ export const handlers = [
     const refused = guard(request);
     if (refused) return refused;
     if (!body.name) return validationFailed('name', 'Enter a token name of 1 to 100 characters.');
-    const expiresAt =
-      body.expires_at ?? iso(Date.now() + (body.expires_in_days ?? 365) * 24 * 60 * 60 * 1000);
+    const expiresAt = body.expires_at ?? iso(Date.now() + (body.expires_in_days ?? 365) * 24 * 60 * 60 * 1000);
     const token = makeToken({ name: body.name, last4: 'WxYz', created_at: iso(Date.now()), expires_at: expiresAt });
     db.tokens.unshift(token);
-    return HttpResponse.json<CreatedTokenJson>({ token, value: 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz' }, { status: 201 });
+    return HttpResponse.json<CreatedTokenJson>(
+      { token, value: 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz' },
+      { status: 201 },
+    );
   }),
 
   http.post('/bff/api/tokens/:id/revoke', async ({ request, params }) => {
@@ -101,6 +113,21 @@ export const handlers = [
     if (!token) return refusal(404, 'not_found', 'No such token.');
     token.status = 'revoked';
     return HttpResponse.json<TokenJson>(token);
+  }),
+
+  http.get('/bff/api/applications', async ({ request }) => {
+    await record(request);
+    return guard(request) ?? HttpResponse.json<ApplicationJson[]>(db.applications);
+  }),
+
+  http.post('/bff/api/applications/:id/revoke', async ({ request, params }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    const app = db.applications.find((a) => a.client_id === params.id);
+    if (!app) return refusal(404, 'not_found', 'No such authorized application.');
+    db.applications = db.applications.filter((a) => a !== app);
+    return HttpResponse.json<ApplicationJson>({ ...app, active_grants: 0 });
   }),
 
   http.post('/bff/graphql', async ({ request }) => {

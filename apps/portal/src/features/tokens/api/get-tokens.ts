@@ -18,6 +18,12 @@ export function tokensQueryOptions() {
   });
 }
 
-export function useTokens() {
-  return useQuery(tokensQueryOptions());
+const personalOnly = (tokens: AccessToken[]): AccessToken[] => tokens.filter((token) => token.kind === 'pat');
+
+/**
+ * The personal access tokens. Applications' tokens are shown once per application
+ * (features/applications), not once per sign-in in this list.
+ */
+export function usePersonalTokens() {
+  return useQuery({ ...tokensQueryOptions(), select: personalOnly });
 }

@@ -17,7 +17,6 @@ import {
   type ExpirationChoice,
 } from '../expiration/expiration.ts';
 
-
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
 const SERVER_FIELDS = { name: 'name', expires_at: 'expiration', expires_in_days: 'expiration' } as const;
 

@@ -5,7 +5,7 @@ import { DataTable } from '../../../components/data-table.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
 import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
 import { Time } from '../../../components/time.tsx';
-import { useTokens, type AccessToken } from '../api/get-tokens.ts';
+import { usePersonalTokens, type AccessToken } from '../api/get-tokens.ts';
 import { useRevokeToken } from '../api/revoke-token.ts';
 import { isExpiringSoon } from '../expiration/expiration.ts';
 
@@ -15,9 +15,12 @@ const STATUS = {
   revoked: { label: 'Revoked', tone: 'neutral' },
 } as const;
 
-/** The user's tokens: loading, error, empty, or the list with Revoke on active ones. */
+/**
+ * The user's personal access tokens: loading, error, empty, or the list with Revoke on active
+ * ones.
+ */
 export function TokensList() {
-  const tokens = useTokens();
+  const tokens = usePersonalTokens();
   const revoke = useRevokeToken();
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
 
@@ -65,7 +68,6 @@ export function TokensList() {
           <p>
             <strong>{revoking.name}</strong> (ending in <code>{revoking.last4}</code>) stops working immediately: the
             API refuses it from the next request on.
-            {revoking.kind === 'oauth' ? ' The application that holds it will have to ask you to sign in again.' : null}
           </p>
         </RevokeDialog>
       ) : null}
@@ -91,9 +93,7 @@ function TokenRow({
           <span id={nameId} className="cell-title">
             {token.name}
           </span>
-          <span className="cell-subtitle">
-            {token.kind === 'pat' ? 'Personal access token' : 'Application access (OAuth)'}
-          </span>
+          <span className="cell-subtitle">Personal access token</span>
         </div>
       </td>
       <td data-label="Token">

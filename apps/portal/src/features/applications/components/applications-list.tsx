@@ -1,0 +1,94 @@
+import { useId, useState } from 'react';
+import { Button } from '../../../components/button.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
+import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
+import { Time } from '../../../components/time.tsx';
+import { useApplications, type AuthorizedApplication } from '../api/get-applications.ts';
+import { useRevokeApplication } from '../api/revoke-application.ts';
+
+/** The third-party applications the user authorized, one row each, with Revoke access (AA-01). */
+export function ApplicationsList() {
+  const applications = useApplications();
+  const revoke = useRevokeApplication();
+  const [revoking, setRevoking] = useState<AuthorizedApplication | null>(null);
+
+  function openRevoke(app: AuthorizedApplication): void {
+    revoke.reset();
+    setRevoking(app);
+  }
+
+  if (applications.data === undefined) {
+    return applications.isError ? (
+      <ErrorState
+        title="Could not load your authorized applications"
+        error={applications.error}
+        onRetry={() => void applications.refetch()}
+      />
+    ) : (
+      <LoadingState label="Loading authorized applications…" />
+    );
+  }
+  if (applications.data.length === 0) {
+    return (
+      <EmptyState title="No authorized applications">
+        Applications you allow to use your account through “Sign in with Latchkey” are listed here.
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <DataTable
+        caption="Authorized applications"
+        columns={['Application', 'First authorized', 'Last used', 'Active sign-ins', '']}
+      >
+        {applications.data.map((app) => (
+          <ApplicationRow key={app.client_id} app={app} onRevoke={() => openRevoke(app)} />
+        ))}
+      </DataTable>
+      {revoking ? (
+        <RevokeDialog
+          title="Revoke access?"
+          id={revoking.client_id}
+          revoke={revoke}
+          confirmLabel="Revoke access"
+          revokedMessage={`Revoked the access of “${revoking.name}”.`}
+          onClose={() => setRevoking(null)}
+        >
+          <p>
+            <strong>{revoking.name}</strong> can no longer use your account: every sign-in it holds ends now and the API
+            refuses its tokens from the next request on. If you use it again, it will ask for your permission again.
+          </p>
+        </RevokeDialog>
+      ) : null}
+    </>
+  );
+}
+
+function ApplicationRow({ app, onRevoke }: { app: AuthorizedApplication; onRevoke: () => void }) {
+  const nameId = useId();
+  return (
+    <tr>
+      <td data-label="Application">
+        <div>
+          <span id={nameId} className="cell-title">
+            {app.name}
+          </span>
+          <span className="cell-subtitle">{app.owner_name === null ? 'Latchkey' : `by ${app.owner_name}`}</span>
+        </div>
+      </td>
+      <td data-label="First authorized">
+        <Time value={app.first_authorized_at} />
+      </td>
+      <td data-label="Last used">
+        {app.last_used_at ? <Time value={app.last_used_at} /> : <span className="muted">Never</span>}
+      </td>
+      <td data-label="Active sign-ins">{app.active_grants}</td>
+      <td data-label="" className="cell-actions">
+        <Button size="small" variant="danger" onClick={onRevoke} aria-describedby={nameId}>
+          Revoke access
+        </Button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,131 @@
+import type { Executor } from '@latchkey/db';
+
+/** A grant of a third-party client that can still act, with what the list shows of its client. */
+export interface GrantOfApplicationRow {
+  grant_id: string;
+  grant_created_at: number;
+  client_id: string;
+  client_name: string;
+  owner_name: string | null;
+}
+
+/**
+ * The user's grants that are not revoked, of third-party clients that are not revoked. Whether
+ * each still holds a live token is decided by the caller (`liveGrantIds`).
+ */
+export async function listOpenGrantsOfApplications(
+  db: Executor,
+  userId: string,
+  clientId?: string,
+): Promise<GrantOfApplicationRow[]> {
+  let query = db
+    .selectFrom('grants as g')
+    .innerJoin('clients as c', 'c.id', 'g.client_id')
+    .leftJoin('users as o', 'o.id', 'c.owner_id')
+    .select([
+      'g.id as grant_id',
+      'g.created_at as grant_created_at',
+      'c.id as client_id',
+      'c.name as client_name',
+      'o.name as owner_name',
+    ])
+    .where('g.user_id', '=', userId)
+    .where('g.revoked_at', 'is', null)
+    .where('c.first_party', '=', 0)
+    .where('c.revoked_at', 'is', null);
+  if (clientId !== undefined) query = query.where('c.id', '=', clientId);
+  return query.execute();
+}
+
+/** The user's consents to third-party clients that are not revoked. */
+export async function listConsentsToApplications(
+  db: Executor,
+  userId: string,
+  clientId?: string,
+): Promise<Array<{ client_id: string; client_name: string; owner_name: string | null; created_at: number }>> {
+  let query = db
+    .selectFrom('consents as k')
+    .innerJoin('clients as c', 'c.id', 'k.client_id')
+    .leftJoin('users as o', 'o.id', 'c.owner_id')
+    .select(['c.id as client_id', 'c.name as client_name', 'o.name as owner_name', 'k.created_at'])
+    .where('k.user_id', '=', userId)
+    .where('c.first_party', '=', 0)
+    .where('c.revoked_at', 'is', null);
+  if (clientId !== undefined) query = query.where('c.id', '=', clientId);
+  return query.execute();
+}
+
+/** Of these grants, the ones with an access token or a refresh token that still works at `now`. */
+export async function liveGrantIds(db: Executor, grantIds: readonly string[], now: number): Promise<Set<string>> {
+  if (grantIds.length === 0) return new Set();
+  const [access, refresh] = await Promise.all([
+    db
+      .selectFrom('access_tokens')
+      .select('grant_id')
+      .where('grant_id', 'in', grantIds)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .execute(),
+    db
+      .selectFrom('refresh_tokens')
+      .select('grant_id')
+      .where('grant_id', 'in', grantIds)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .execute(),
+  ]);
+  return new Set([...access, ...refresh].flatMap((row) => (row.grant_id === null ? [] : [row.grant_id])));
+}
+
+/** The latest use of any access token issued under these grants, or null. */
+export async function lastUseByGrant(db: Executor, grantIds: readonly string[]): Promise<Map<string, number>> {
+  if (grantIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('access_tokens')
+    .select((eb) => ['grant_id', eb.fn.max('last_used_at').as('last_used_at')])
+    .where('grant_id', 'in', grantIds)
+    .where('last_used_at', 'is not', null)
+    .groupBy('grant_id')
+    .execute();
+  return new Map(
+    rows.flatMap((row) =>
+      row.grant_id === null || row.last_used_at === null ? [] : [[row.grant_id, Number(row.last_used_at)]],
+    ),
+  );
+}
+
+/**
+ * Everything the user gave this client, taken back: its grants, the access tokens and codes
+ * issued under them (refresh tokens die with their grant), and the consent, so the next
+ * authorization asks again. Call inside a transaction.
+ */
+export async function revokeEverythingOfClientForUser(
+  trx: Executor,
+  userId: string,
+  clientId: string,
+  at: number,
+): Promise<void> {
+  await trx
+    .updateTable('grants')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('access_tokens')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  // A code not yet exchanged is spent: exchanging it now is a replay (invalid_grant).
+  await trx
+    .updateTable('authorization_codes')
+    .set({ consumed_at: at })
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .where('consumed_at', 'is', null)
+    .execute();
+  await trx.deleteFrom('consents').where('user_id', '=', userId).where('client_id', '=', clientId).execute();
+}

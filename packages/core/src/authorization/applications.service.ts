@@ -1,0 +1,90 @@
+import type { Db } from '@latchkey/db';
+import type { Clock } from '../clock.ts';
+import { NotFound } from '../errors.ts';
+import {
+  lastUseByGrant,
+  listConsentsToApplications,
+  listOpenGrantsOfApplications,
+  liveGrantIds,
+  revokeEverythingOfClientForUser,
+} from './applications.repository.ts';
+
+/** A third-party application the user authorized, once however many times they signed in to it. */
+export interface AuthorizedApplication {
+  clientId: string;
+  name: string;
+  /** The name of the developer who registered the client; null for one provisioned without an owner. */
+  ownerName: string | null;
+  /** When the user first approved it (since they last revoked its access). */
+  firstAuthorizedAt: number;
+  /** The latest API call with one of its tokens, or null if none yet. */
+  lastUsedAt: number | null;
+  /** Authorizations (token families) that still hold a working access or refresh token. */
+  activeGrants: number;
+}
+
+/**
+ * The applications that can act for the user, one entry per client (AA-01): third-party
+ * clients that are not revoked and that the user approved (a consent) or that still hold a
+ * working token. The portal's own client is never one of them.
+ */
+export async function listAuthorizedApplications(
+  db: Db,
+  clock: Clock,
+  userId: string,
+  clientId?: string,
+): Promise<AuthorizedApplication[]> {
+  const [grants, consents] = await Promise.all([
+    listOpenGrantsOfApplications(db, userId, clientId),
+    listConsentsToApplications(db, userId, clientId),
+  ]);
+  const grantIds = grants.map((g) => g.grant_id);
+  const [live, lastUse] = await Promise.all([liveGrantIds(db, grantIds, clock.now()), lastUseByGrant(db, grantIds)]);
+
+  const apps = new Map<string, AuthorizedApplication>();
+  const entry = (row: { client_id: string; client_name: string; owner_name: string | null }, at: number) => {
+    let app = apps.get(row.client_id);
+    if (app === undefined) {
+      app = {
+        clientId: row.client_id,
+        name: row.client_name,
+        ownerName: row.owner_name,
+        firstAuthorizedAt: at,
+        lastUsedAt: null,
+        activeGrants: 0,
+      };
+      apps.set(row.client_id, app);
+    }
+    app.firstAuthorizedAt = Math.min(app.firstAuthorizedAt, at);
+    return app;
+  };
+  for (const consent of consents) entry(consent, Number(consent.created_at));
+  for (const grant of grants) {
+    if (!live.has(grant.grant_id)) continue;
+    const app = entry(grant, Number(grant.grant_created_at));
+    app.activeGrants += 1;
+    const used = lastUse.get(grant.grant_id);
+    if (used !== undefined && (app.lastUsedAt === null || used > app.lastUsedAt)) app.lastUsedAt = used;
+  }
+  return [...apps.values()].sort((a, b) => a.name.localeCompare(b.name) || a.clientId.localeCompare(b.clientId));
+}
+
+/**
+ * Revoke access (AA-02 to AA-05): every grant, access token, refresh token and pending code of
+ * this client for this user, and the consent, in one transaction. Its tokens are refused from the
+ * next request on; the next authorization shows the consent page again. Other users of the
+ * same client keep theirs. A client the user has not authorized (unknown, another user's, the
+ * portal's own, or already revoked) is NotFound and nothing changes (AA-06).
+ */
+export async function revokeApplicationAccess(
+  db: Db,
+  clock: Clock,
+  userId: string,
+  clientId: string,
+): Promise<AuthorizedApplication> {
+  const [app] = await listAuthorizedApplications(db, clock, userId, clientId);
+  if (app === undefined) throw new NotFound('No such authorized application.');
+  const now = clock.now();
+  await db.transaction().execute((trx) => revokeEverythingOfClientForUser(trx, userId, clientId, now));
+  return { ...app, activeGrants: 0 };
+}
