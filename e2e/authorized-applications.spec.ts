@@ -3,10 +3,9 @@
 // for permission again.
 import type { Page } from '@playwright/test';
 import { createAccountFromSignIn, expectPortal, newAccount, signUpThroughPortal } from './support/accounts.ts';
-import { startExampleApp, type ExampleApp } from './support/example-app.ts';
+import { registerExampleApp } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
-import { closeDialog, createClient, openPage, row } from './support/portal.ts';
-import { reservedPort } from './support/system-env.ts';
+import { openPage, row } from './support/portal.ts';
 
 test('AA-09 approve the example app twice, see it once, Revoke access: its next API call fails and its sign-in asks again', async ({
   page,
@@ -17,21 +16,10 @@ test('AA-09 approve the example app twice, see it once, Revoke access: its next 
   const owner = newAccount('Olive Owner');
   const user = newAccount('Uma User');
   const clientName = 'Weather Widget';
-  const port = await reservedPort();
 
   await signUpThroughPortal(page, owner);
-  const client = await createClient(page, clientName, `http://localhost:${port}/callback`);
-  await closeDialog(page);
-
-  let app: ExampleApp | undefined;
+  const app = await registerExampleApp(page, urls, clientName);
   try {
-    app = await startExampleApp({
-      issuer: urls.authUrl,
-      apiUrl: urls.apiUrl,
-      clientId: client.clientId,
-      clientSecret: client.clientSecret,
-      port,
-    });
     const appUrl = app.url;
     // The user's one browser: the example app and, later, the portal.
     const browser = await (await newContext()).newPage();
@@ -92,7 +80,7 @@ test('AA-09 approve the example app twice, see it once, Revoke access: its next 
       await expectConsent(browser, clientName);
     });
   } finally {
-    await app?.stop();
+    await app.stop();
   }
 });
 

@@ -12,10 +12,8 @@ import {
   signUpThroughPortal,
 } from './support/accounts.ts';
 import { runStarterQuery } from './support/explorer.ts';
-import { startExampleApp, type ExampleApp } from './support/example-app.ts';
+import { registerExampleApp } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
-import { closeDialog, createClient } from './support/portal.ts';
-import { reservedPort } from './support/system-env.ts';
 
 /** Sign out from the portal's header: the POST, then the end-session round trip to /signed-out. */
 async function signOut(page: Page): Promise<void> {
@@ -115,18 +113,8 @@ test('SO-07 sign out, then a third-party app’s sign-in link: the password page
   test.setTimeout(120_000);
   const account = newAccount('Gladys West');
   await signUpThroughPortal(page, account);
-  const port = await reservedPort();
-  const client = await createClient(page, 'Star Charts', `http://localhost:${port}/callback`);
-  await closeDialog(page);
-  let app: ExampleApp | undefined;
+  const app = await registerExampleApp(page, urls, 'Star Charts');
   try {
-    app = await startExampleApp({
-      issuer: urls.authUrl,
-      apiUrl: urls.apiUrl,
-      clientId: client.clientId,
-      clientSecret: client.clientSecret,
-      port,
-    });
     // Signed in to the app through Latchkey, without a password: the server's session did it.
     await page.goto(`${app.url}/login`);
     await page.getByRole('button', { name: 'Allow' }).click();
@@ -140,7 +128,7 @@ test('SO-07 sign out, then a third-party app’s sign-in link: the password page
     await expectSignInPage(page);
     await expect(page.getByText('Star Charts').first()).toBeVisible();
   } finally {
-    await app?.stop();
+    await app.stop();
   }
 });
 

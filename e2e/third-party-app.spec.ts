@@ -9,10 +9,9 @@ import {
   signUpThroughPortal,
   createAccountFromSignIn,
 } from './support/accounts.ts';
-import { startExampleApp, type ExampleApp } from './support/example-app.ts';
+import { registerExampleApp } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
-import { closeDialog, createClient, revoke } from './support/portal.ts';
-import { reservedPort } from './support/system-env.ts';
+import { revoke } from './support/portal.ts';
 
 test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and client revocation behave', async ({
   page,
@@ -23,21 +22,10 @@ test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and 
   const owner = newAccount('Olive Owner');
   const user = newAccount('Uma User');
   const clientName = 'Weather Widget';
-  const port = await reservedPort();
 
   await signUpThroughPortal(page, owner);
-  const client = await createClient(page, clientName, `http://localhost:${port}/callback`);
-  await closeDialog(page);
-
-  let app: ExampleApp | undefined;
+  const app = await registerExampleApp(page, urls, clientName);
   try {
-    app = await startExampleApp({
-      issuer: urls.authUrl,
-      apiUrl: urls.apiUrl,
-      clientId: client.clientId,
-      clientSecret: client.clientSecret,
-      port,
-    });
     const appUrl = app.url;
     const browser = await (await newContext()).newPage();
     const signedIn = () => expect(browser.getByText(`Signed in as ${user.name}`)).toBeVisible();
@@ -102,7 +90,7 @@ test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and 
       await expect(browser.getByText('Refresh failed: invalid_client')).toBeVisible();
     });
   } finally {
-    await app?.stop();
+    await app.stop();
   }
 });
 

@@ -2,6 +2,9 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { closeDialog, createClient } from './portal.ts';
+import { reservedPort, type SystemUrls } from './system-env.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -58,4 +61,22 @@ export async function startExampleApp(settings: ExampleAppSettings): Promise<Exa
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * How each journey with the example app begins: the developer signed in to the portal in `page`
+ * registers a client for it (its redirect URL on a reserved port), and the app starts with that
+ * client's credentials. Stop it in a `finally`.
+ */
+export async function registerExampleApp(page: Page, urls: SystemUrls, clientName: string): Promise<ExampleApp> {
+  const port = await reservedPort();
+  const client = await createClient(page, clientName, `http://localhost:${port}/callback`);
+  await closeDialog(page);
+  return startExampleApp({
+    issuer: urls.authUrl,
+    apiUrl: urls.apiUrl,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    port,
+  });
 }

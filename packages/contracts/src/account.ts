@@ -86,6 +86,28 @@ export type ApplicationJson = z.infer<typeof applicationJson>;
 
 export const applicationList = z.array(applicationJson);
 
+/**
+ * The one presenter of an authorized application (core's AuthorizedApplication, times in ms),
+ * for the account endpoint and the CLI alike.
+ */
+export function toApplicationJson(app: {
+  clientId: string;
+  name: string;
+  ownerName: string | null;
+  firstAuthorizedAt: number;
+  lastUsedAt: number | null;
+  activeGrants: number;
+}): ApplicationJson {
+  return {
+    client_id: app.clientId,
+    name: app.name,
+    owner_name: app.ownerName,
+    first_authorized_at: new Date(app.firstAuthorizedAt).toISOString(),
+    last_used_at: app.lastUsedAt === null ? null : new Date(app.lastUsedAt).toISOString(),
+    active_grants: app.activeGrants,
+  };
+}
+
 /** Every refusal of the account endpoints and the BFF: a code, a readable description, the field at fault. */
 export const errorJson = z.object({
   error: z.string(),

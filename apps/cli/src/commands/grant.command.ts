@@ -1,5 +1,5 @@
-import { listAuthorizedApplications, revokeApplicationAccess, type AuthorizedApplication } from '@latchkey/core';
-import type { ApplicationJson } from '@latchkey/contracts';
+import { listAuthorizedApplications, revokeApplicationAccess } from '@latchkey/core';
+import { toApplicationJson } from '@latchkey/contracts';
 import type { Command } from '../command.ts';
 import { parseOptions, requireOption } from '../parse-options.ts';
 import { requireOwner } from '../require-owner.ts';
@@ -10,20 +10,6 @@ export const GRANT_USAGE = {
   revoke: 'grant revoke --owner <email> --client <client_id>',
 } as const;
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** An authorized application as the portal shows it (the contract's ApplicationJson). */
-function presentApplication(app: AuthorizedApplication): ApplicationJson {
-  return {
-    client_id: app.clientId,
-    name: app.name,
-    owner_name: app.ownerName,
-    first_authorized_at: iso(app.firstAuthorizedAt),
-    last_used_at: app.lastUsedAt === null ? null : iso(app.lastUsedAt),
-    active_grants: app.activeGrants,
-  };
-}
-
 /** The applications a user authorized, one entry each, and Revoke access (AA-08). */
 export function parseGrantCommand(action: string | undefined, args: string[]): Command {
   switch (action) {
@@ -33,7 +19,7 @@ export function parseGrantCommand(action: string | undefined, args: string[]): C
       return {
         run: async (context) => {
           const owner = await requireOwner(context, ownerEmail);
-          return (await listAuthorizedApplications(context.db, context.clock, owner.id)).map(presentApplication);
+          return (await listAuthorizedApplications(context.db, context.clock, owner.id)).map(toApplicationJson);
         },
       };
     }
@@ -45,7 +31,7 @@ export function parseGrantCommand(action: string | undefined, args: string[]): C
         // Every grant, token and pending code of the client for this user, and the consent (AA-02 to AA-05).
         run: async (context) => {
           const owner = await requireOwner(context, ownerEmail);
-          return presentApplication(await revokeApplicationAccess(context.db, context.clock, owner.id, clientId));
+          return toApplicationJson(await revokeApplicationAccess(context.db, context.clock, owner.id, clientId));
         },
       };
     }
