@@ -1,6 +1,8 @@
 // SECURITY.md across instances: single use of codes (AC-04) and strict refresh
 // rotation (RT-03) when the racing requests land on different authorization servers, and the
 // portal's single-flight refresh (BF-RT-01) when the racing requests land on different portals.
+// The cluster runs with the reuse grace window off (REFRESH_REUSE_GRACE_SECONDS=0, RG-04), the
+// strict rule R-03 is about; refresh-grace.test.ts covers the window, on both engines.
 import { Agent } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ClusterBrowser } from './support/cluster-browser.ts';
@@ -21,7 +23,7 @@ import { send, type HttpCall, type Sample } from './support/load-generator.ts';
 import { countOutcomes, describeSamples, latencyOf, reportFigures } from './support/outcome-counters.ts';
 import { crashReport } from './support/outage-judgement.ts';
 
-const suite = useCluster({ redis: true, env: { LOG_LEVEL: 'warn' } });
+const suite = useCluster({ redis: true, env: { LOG_LEVEL: 'warn', REFRESH_REUSE_GRACE_SECONDS: '0' } });
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 afterAll(() => agent.destroy());
 

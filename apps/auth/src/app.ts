@@ -7,6 +7,7 @@ import { discoveryRouter } from './endpoints/discovery/discovery.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
 import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
 import { revokeRouter } from './endpoints/revoke/revoke.router.ts';
+import { userinfoRouter } from './endpoints/userinfo/userinfo.router.ts';
 import { tokenRouter } from './endpoints/token/token.router.ts';
 import { assetsRouter } from './http/assets.router.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
@@ -40,6 +41,7 @@ export function createAuthApp(given: AuthDeps): express.Express {
   const clientAuthLimits = clientAuthRateLimits(deps);
   app.use(tokenRouter(deps, clientAuthLimits));
   app.use(revokeRouter(deps, clientAuthLimits));
+  app.use(userinfoRouter(deps));
   app.use(accountRouter(deps));
 
   // Browser pages: sessions in the database, loaded only on these routes.

@@ -39,6 +39,7 @@ const envSchema = z.object({
   PORTAL_CLIENT_SECRET: z.string().min(32, 'use at least 32 random characters').optional(),
   TOKEN_TTL_SECONDS: seconds(ONE_YEAR),
   REFRESH_TOKEN_TTL_SECONDS: seconds(ONE_YEAR),
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   EXPIRES_IN_AS_NUMBER: flag(false),
   GRAPHQL_INTROSPECTION: flag(true),
   TRUST_PROXY: z.string().optional(),
@@ -81,6 +82,11 @@ export interface Config {
   readonly tokenTtlSeconds: number;
   /** Refresh tokens expire after this much inactivity; each rotation starts a new period (RT-11). */
   readonly refreshTokenTtlSeconds: number;
+  /**
+   * DD-4: a just-rotated refresh token presented again by its client within this many seconds
+   * gets a fresh pair on the same grant instead of revoking the family. 0 turns it off.
+   */
+  readonly refreshReuseGraceSeconds: number;
   /** Authorization codes live 10 minutes (DESIGN.md §1); not configurable. */
   /** D-1: `expires_in` is a digit string unless this is set for strict RFC 6749 clients. */
   readonly expiresInAsNumber: boolean;
@@ -205,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET ?? local!.sessionSecret,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    refreshReuseGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
     expiresInAsNumber: e.EXPIRES_IN_AS_NUMBER,
     graphqlIntrospection: production ? false : e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,

@@ -80,6 +80,8 @@ export interface RefreshTokensTable {
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
+  /** The refresh token this one was rotated from; null for the first of its grant. */
+  parent_id: string | null;
 }
 
 export interface SessionsTable {

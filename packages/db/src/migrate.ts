@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import * as createSchema from './migrations/2026_11_22_000000_create_schema.ts';
 import * as createLocks from './migrations/2026_11_23_000000_create_locks.ts';
 import * as addPostLogoutRedirectUri from './migrations/2026_11_24_000000_add_post_logout_redirect_uri.ts';
+import * as addRefreshTokenParent from './migrations/2026_11_25_000000_add_refresh_token_parent.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_schema': createSchema,
   '2026_11_23_000000_create_locks': createLocks,
   '2026_11_24_000000_add_post_logout_redirect_uri': addPostLogoutRedirectUri,
+  '2026_11_25_000000_add_refresh_token_parent': addRefreshTokenParent,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

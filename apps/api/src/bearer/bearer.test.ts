@@ -73,6 +73,23 @@ describe('RFC 6750 bearer authentication at /graphql (D-6)', () => {
     expectNoStore(answer);
   });
 
+  it('CL-03 the 401 answers in the media type the Accept header prefers: graphql-response+json when asked, else application/json', async () => {
+    const cases: Array<[string | undefined, string]> = [
+      ['application/graphql-response+json', 'application/graphql-response+json; charset=utf-8'],
+      ['application/graphql-response+json, application/json;q=0.9', 'application/graphql-response+json; charset=utf-8'],
+      ['application/json', 'application/json; charset=utf-8'],
+      [undefined, 'application/json; charset=utf-8'],
+    ];
+    for (const [accept, contentType] of cases) {
+      for (const token of [undefined, 'lkp_not-a-token']) {
+        const answer = await postGraphql(system.apiUrl, { token, headers: accept === undefined ? {} : { accept } });
+        expect(answer.status, `${accept} ${token}`).toBe(401);
+        expect(answer.headers.get('content-type')).toBe(contentType);
+        expect(answer.json.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      }
+    }
+  });
+
   it('GQ-02 "Bearer" with no token: 400 invalid_request', async () => {
     expectInvalidRequest(await withAuthorization('Bearer'));
     await expectTokenStillWorks();

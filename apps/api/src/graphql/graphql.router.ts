@@ -8,6 +8,7 @@ import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-respons
 import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from '../http/read-body.ts';
 import type { ApiContext } from './api-context.ts';
 import type { GraphqlHandler } from './graphql.handler.ts';
+import { GRAPHQL_RESPONSE, RESPONSE_CONTENT_TYPE, responseMediaType } from './media-types.ts';
 
 /** GQ-21: far above any real query of this schema (GQ-22 stops a document at 2,000 tokens). */
 export const BODY_LIMIT_BYTES = 100 * 1024;
@@ -29,10 +30,10 @@ export interface GraphqlRouteDeps {
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     const credentials = parseBearerAuthorization(req);
-    if (declaresTooLargeBody(req)) return sendTooLarge(res);
+    if (declaresTooLargeBody(req)) return sendTooLarge(req, res);
 
     const outcome = await authenticateBearer(deps, credentials);
-    if (!outcome.ok) return sendRejection(res, outcome.rejection);
+    if (!outcome.ok) return sendRejection(req, res, outcome.rejection);
     deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
 
     const context: ApiContext = { principal: outcome.principal };
@@ -41,7 +42,7 @@ export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res
       const buffered = bufferedBody(req, BODY_LIMIT_BYTES);
       const read = buffered === NOT_BUFFERED ? await readBody(req, BODY_LIMIT_BYTES) : buffered;
       if (read === undefined) return; // the client went away
-      if (read === TOO_LARGE) return sendTooLarge(res);
+      if (read === TOO_LARGE) return sendTooLarge(req, res);
       body = read;
 
       const fast = deps.graphql.fast(req.headers, read, context);
@@ -73,13 +74,23 @@ function declaresTooLargeBody(req: IncomingMessage): boolean {
   return declared !== undefined && Number(declared) > BODY_LIMIT_BYTES;
 }
 
-function sendTooLarge(res: ServerResponse): void {
-  // The rest of the body is not read; closing the connection stops the client from sending it.
-  sendJsonError(res, 413, `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE', {
-    connection: 'close',
-  });
+/**
+ * The API's own errors, answered before GraphQL runs, in the media type the request asked for:
+ * `application/graphql-response+json` when its Accept prefers it (GraphQL over HTTP §7.2, which
+ * is how Apollo Client 4 reads the `UNAUTHENTICATED` code of a 401), else `application/json` (CL-03).
+ */
+function errorContentType(req: IncomingMessage): string {
+  return responseMediaType(req.headers.accept) === GRAPHQL_RESPONSE
+    ? RESPONSE_CONTENT_TYPE[GRAPHQL_RESPONSE]
+    : JSON_CONTENT_TYPE;
 }
 
-function sendRejection(res: ServerResponse, rejection: BearerRejection): void {
-  sendJsonError(res, rejection.status, rejection.message, rejection.code, rejection.headers);
+function sendTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  // The rest of the body is not read; closing the connection stops the client from sending it.
+  const message = `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`;
+  sendJsonError(res, 413, message, 'PAYLOAD_TOO_LARGE', { connection: 'close' }, errorContentType(req));
+}
+
+function sendRejection(req: IncomingMessage, res: ServerResponse, rejection: BearerRejection): void {
+  sendJsonError(res, rejection.status, rejection.message, rejection.code, rejection.headers, errorContentType(req));
 }

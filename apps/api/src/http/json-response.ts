@@ -37,6 +37,7 @@ export function sendJsonError(
   message: string,
   code: string,
   headers?: OutgoingHttpHeaders,
+  contentType: string = JSON_CONTENT_TYPE,
 ): void {
-  sendBody(res, status, errorBody(message, code), JSON_CONTENT_TYPE, headers);
+  sendBody(res, status, errorBody(message, code), contentType, headers);
 }

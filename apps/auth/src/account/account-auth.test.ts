@@ -139,14 +139,21 @@ describe('DD-8: only the portal’s first-party token is accepted', () => {
     }
   });
 
-  it('issue 16: the API\'s bearer rule: two Authorization headers are 400 invalid_request (Node would keep the first)', async () => {
+  it("issue 16: the API's bearer rule: two Authorization headers are 400 invalid_request (Node would keep the first)", async () => {
     const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
         `${system.authUrl}/account/me`,
         {
           method: 'GET',
           // A flat raw-header list keeps both fields on the wire (Host must then be given).
-          headers: ['host', new URL(system.authUrl).host, 'authorization', `Bearer ${portalToken}`, 'authorization', 'Bearer lko_other'],
+          headers: [
+            'host',
+            new URL(system.authUrl).host,
+            'authorization',
+            `Bearer ${portalToken}`,
+            'authorization',
+            'Bearer lko_other',
+          ],
         },
         (res) => {
           let text = '';
@@ -159,7 +166,10 @@ describe('DD-8: only the portal’s first-party token is accepted', () => {
       req.end();
     });
     expect(twice.status).toBe(400);
-    expect(JSON.parse(twice.body)).toMatchObject({ error: 'invalid_request', error_description: 'Send exactly one Authorization header.' });
+    expect(JSON.parse(twice.body)).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'Send exactly one Authorization header.',
+    });
   });
 
   it('RFC 6750 §3: another scheme (Basic) carries no bearer credentials: 401 with a bare challenge', async () => {

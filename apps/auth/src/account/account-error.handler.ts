@@ -4,8 +4,6 @@ import type { Logger } from '@latchkey/logging';
 import { classifyError, MethodNotAllowed, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
 import { InsufficientScope, MalformedAuthorization, MissingToken } from './account.errors.ts';
 
-const REALM = 'Bearer realm="account"';
-
 const DOMAIN_STATUS: Partial<Record<DomainError['code'], number>> = {
   invalid_token: 401,
   not_found: 404,
@@ -24,11 +22,12 @@ const BODY_FAILURE = {
 } as const;
 
 /**
- * The account endpoints' error handler: every failure is JSON with `Cache-Control: no-store`,
+ * The account endpoints' error handler (and the userinfo endpoint's, with its own realm): every failure is JSON with `Cache-Control: no-store`,
  * bearer failures carry the RFC 6750 §3 challenge, a dependency failure is 503 with
  * Retry-After (D-10), and a bug is 500 `server_error`, logged with its stack, never sent.
  */
-export function accountErrorHandler(logger: Logger): ErrorRequestHandler {
+export function accountErrorHandler(logger: Logger, realm = 'account'): ErrorRequestHandler {
+  const REALM = `Bearer realm="${realm}"`;
   return function handleAccountError(err, _req, res, next) {
     if (res.headersSent) {
       next(err);
@@ -47,7 +46,7 @@ export function accountErrorHandler(logger: Logger): ErrorRequestHandler {
         return;
       }
       case 'domain':
-        sendDomainError(res, kind.error);
+        sendDomainError(res, kind.error, REALM);
         return;
       case 'input': {
         const failure = BODY_FAILURE[kind.status];
@@ -55,7 +54,7 @@ export function accountErrorHandler(logger: Logger): ErrorRequestHandler {
         return;
       }
       case 'dependency':
-        logger.error({ err }, 'account endpoint failed: a dependency is unavailable');
+        logger.error({ err }, `${realm} endpoint failed: a dependency is unavailable`);
         res.set('Retry-After', String(RETRY_AFTER_SECONDS));
         send(res, 503, {
           error: 'temporarily_unavailable',
@@ -63,14 +62,14 @@ export function accountErrorHandler(logger: Logger): ErrorRequestHandler {
         });
         return;
       case 'bug':
-        logger.error({ err }, 'account endpoint failed');
+        logger.error({ err }, `${realm} endpoint failed`);
         send(res, 500, { error: 'server_error', error_description: 'An unexpected error occurred on our side.' });
         return;
     }
   };
 }
 
-function sendDomainError(res: Response, error: DomainError): void {
+function sendDomainError(res: Response, error: DomainError, REALM: string): void {
   if (error instanceof InvalidToken) res.set('WWW-Authenticate', `${REALM}, error="invalid_token"`);
   const body: Record<string, string> = { error: error.code, error_description: error.description };
   if (error instanceof ValidationFailed) body.field = error.field;

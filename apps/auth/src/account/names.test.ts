@@ -35,17 +35,20 @@ const INVISIBLE: Array<[string, string]> = [
 ];
 
 describe('HD-04 names cannot impersonate', () => {
-  it.each(INVISIBLE)('HD-04 a client name with %s is 400 naming the field, and nothing is stored', async (_what, name) => {
-    const before = await rows('clients');
-    const res = await callAccount(system, 'POST', '/account/clients', {
-      token,
-      json: { name, redirect_uri: 'https://weather.example/cb' },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'validation_failed', field: 'name' });
-    expect(res.body.error_description).toContain('invisible');
-    expect(await rows('clients')).toBe(before);
-  });
+  it.each(INVISIBLE)(
+    'HD-04 a client name with %s is 400 naming the field, and nothing is stored',
+    async (_what, name) => {
+      const before = await rows('clients');
+      const res = await callAccount(system, 'POST', '/account/clients', {
+        token,
+        json: { name, redirect_uri: 'https://weather.example/cb' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'validation_failed', field: 'name' });
+      expect(res.body.error_description).toContain('invisible');
+      expect(await rows('clients')).toBe(before);
+    },
+  );
 
   it.each(INVISIBLE)('HD-04 a token name with %s is 400 naming the field', async (_what, name) => {
     const before = await rows('access_tokens');
@@ -58,7 +61,11 @@ describe('HD-04 names cannot impersonate', () => {
   it.each(INVISIBLE)('HD-04 a user name with %s is refused at sign-up', async (_what, name) => {
     const before = await rows('users');
     await expect(
-      createUser(system.db, system.clock, { email: `x${before}@example.test`, password: 'a long enough password', name }),
+      createUser(system.db, system.clock, {
+        email: `x${before}@example.test`,
+        password: 'a long enough password',
+        name,
+      }),
     ).rejects.toMatchObject({ field: 'name' });
     expect(await rows('users')).toBe(before);
   });
@@ -97,7 +104,10 @@ describe('HD-04 names cannot impersonate', () => {
     ['a backslash', 'https://app.example\\evil.example/cb'],
   ])('HD-04 a redirect URL with %s (outside RFC 3986) is 400 naming the field', async (_what, uri) => {
     const before = await rows('clients');
-    const res = await callAccount(system, 'POST', '/account/clients', { token, json: { name: 'Weather', redirect_uri: uri } });
+    const res = await callAccount(system, 'POST', '/account/clients', {
+      token,
+      json: { name: 'Weather', redirect_uri: uri },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'validation_failed', field: 'redirect_uri' });
     expect(await rows('clients')).toBe(before);
@@ -108,7 +118,12 @@ describe('HD-04 names cannot impersonate', () => {
     const owner = await makeUser(system, 'Olive Owner');
     const app = await makeClient(system, owner, { name: 'Wetter', redirectUri });
     const user = await makeUser(system, 'Uma User');
-    const consent = await driveToDecision(system, new CookieJar(), { clientId: app.client.id, redirectUri, state: 's' }, user);
+    const consent = await driveToDecision(
+      system,
+      new CookieJar(),
+      { clientId: app.client.id, redirectUri, state: 's' },
+      user,
+    );
     expect(consent.step).toBe('consent');
     expect(consent.html).toContain('<strong>xn--mnchen-3ya.example</strong> (münchen.example)');
   });

@@ -6,7 +6,7 @@ import { sendPage } from './send-page.ts';
 import { errorPage } from './views/error-page.view.ts';
 
 /** Machine clients (token, revocation, account, metadata) get JSON; browsers get a page. */
-const JSON_PATHS = /^\/(?:oauth\/token|oauth\/revoke|account|\.well-known)(?:\/|$)/;
+const JSON_PATHS = /^\/(?:oauth\/token|oauth\/revoke|oauth\/userinfo|account|\.well-known)(?:\/|$)/;
 
 export function prefersJson(req: Request): boolean {
   return JSON_PATHS.test(req.path) || req.accepts(['html', 'json']) === 'json';

@@ -14,6 +14,8 @@ export interface GrantRef {
   clientId: string;
   clientName: string;
   userId: string;
+  /** The refresh token this pair rotates (refresh grant); absent for a code exchange. */
+  parentRefreshTokenId?: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function issueTokenPair(
     created_at: now,
     expires_at: now + lifetimes.refreshTokenTtlSeconds * 1000,
     consumed_at: null,
+    parent_id: grant.parentRefreshTokenId ?? null,
   });
   return { accessToken, refreshToken, expiresIn: lifetimes.tokenTtlSeconds };
 }

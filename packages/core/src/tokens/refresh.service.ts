@@ -6,19 +6,38 @@ import type { Clock } from '../clock.ts';
 import { InvalidGrant } from '../errors.ts';
 import { issueTokenPair, type TokenLifetimes } from './issue-token-pair.ts';
 import type { TokenPair } from './token.ts';
-import { consumeRefreshToken, findRefreshTokenByHash, revokeGrantAccessTokens } from './tokens.repository.ts';
+import {
+  consumeRefreshToken,
+  findRefreshTokenByHash,
+  hasRotatedSuccessor,
+  refreshTokenConsumedAt,
+  revokeGrantAccessTokens,
+} from './tokens.repository.ts';
+
+export interface RefreshPolicy extends TokenLifetimes {
+  /**
+   * DD-4's reuse grace window in seconds: 0 or absent, strict (any reuse revokes the family).
+   * The servers take it from REFRESH_REUSE_GRACE_SECONDS (default 30).
+   */
+  refreshReuseGraceSeconds?: number;
+}
 
 /**
  * Refresh with rotation (RFC 6749 §6, RFC 9700 §4.14.2, DD-4). Every use consumes the refresh
  * token in one conditional update and issues a new pair in the same transaction; the grant's
- * earlier access tokens are revoked. Strict reuse detection with no grace window (D-4):
- * presenting a consumed refresh token revokes the whole family (RT-02, RT-06), and of two
- * concurrent refreshes exactly one wins and the family is then revoked (RT-03).
+ * earlier access tokens are revoked.
+ *
+ * Reuse of a consumed refresh token revokes the whole family (RT-02, RT-06), except inside the
+ * grace window (RG-01): the token was consumed less than `refreshReuseGraceSeconds` ago, and
+ * none of the tokens rotated from it has been rotated in turn (so only the immediate
+ * predecessor, never an older generation: RG-03). Then the same client gets a fresh pair on the
+ * same grant and nothing is revoked, so an application that refreshes from two requests at once
+ * keeps working (RG-02). The check runs inside the transaction, after the consumption lost.
  */
 export async function refreshTokens(
   db: Db,
   clock: Clock,
-  lifetimes: TokenLifetimes,
+  policy: RefreshPolicy,
   client: Client,
   refreshToken: string,
 ): Promise<TokenPair> {
@@ -28,16 +47,27 @@ export async function refreshTokens(
   if (row.grant_revoked_at !== null) throw new InvalidGrant('The refresh token was revoked.');
   const now = clock.now();
   if (row.consumed_at === null && Number(row.expires_at) <= now) throw new InvalidGrant('The refresh token expired.');
+  const graceMs = (policy.refreshReuseGraceSeconds ?? 0) * 1000;
+  const grant = {
+    grantId: row.grant_id,
+    clientId: client.id,
+    clientName: client.name,
+    userId: row.user_id,
+    parentRefreshTokenId: row.id,
+  };
 
   const outcome = await db.transaction().execute(async (trx) => {
-    if (!(await consumeRefreshToken(trx, row.id, now))) return 'reused' as const;
-    await revokeGrantAccessTokens(trx, row.grant_id, now);
-    return issueTokenPair(trx, now, lifetimes, {
-      grantId: row.grant_id,
-      clientId: client.id,
-      clientName: client.name,
-      userId: row.user_id,
-    });
+    if (await consumeRefreshToken(trx, row.id, now)) {
+      await revokeGrantAccessTokens(trx, row.grant_id, now);
+      return issueTokenPair(trx, now, policy, grant);
+    }
+    if (graceMs > 0) {
+      const consumedAt = await refreshTokenConsumedAt(trx, row.id);
+      if (consumedAt !== null && now - consumedAt < graceMs && !(await hasRotatedSuccessor(trx, row.id))) {
+        return issueTokenPair(trx, now, policy, grant);
+      }
+    }
+    return 'reused' as const;
   });
   if (outcome === 'reused') {
     await markGrantRevoked(db, row.grant_id, now);

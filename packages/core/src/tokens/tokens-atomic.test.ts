@@ -12,7 +12,12 @@ import { issueAuthorizationCode, redeemAuthorizationCode } from '../authorizatio
 import { ManualClock } from '../clock.ts';
 import { createClient } from '../clients/clients.service.ts';
 import { createUser } from '../users/users.service.ts';
-import { authenticateAccessToken, createPersonalAccessToken, listAllTokens, revokeAccessToken } from './access-tokens.service.ts';
+import {
+  authenticateAccessToken,
+  createPersonalAccessToken,
+  listAllTokens,
+  revokeAccessToken,
+} from './access-tokens.service.ts';
 import { LastUsedRecorder } from './last-used.ts';
 
 const lifetimes = { tokenTtlSeconds: 3600, refreshTokenTtlSeconds: 86_400 };
@@ -28,7 +33,8 @@ beforeAll(async () => {
   database = await createTestDatabase(dir);
   db = database.open().withPlugin(faults);
   await migrateToLatest(db);
-  userId = (await createUser(db, clock, { email: 'ada@example.test', password: 'quiet lantern meadow', name: 'Ada' })).id;
+  userId = (await createUser(db, clock, { email: 'ada@example.test', password: 'quiet lantern meadow', name: 'Ada' }))
+    .id;
 });
 afterAll(async () => {
   await db?.destroy();
@@ -38,15 +44,31 @@ afterAll(async () => {
 
 describe('issue 16: one transaction, no silent loss', () => {
   it('revoking an app token whose grant cannot be revoked changes nothing: the token still works', async () => {
-    const { client } = await createClient(db, clock, { ownerId: userId, name: 'App', redirectUri: 'https://client.example/cb' });
-    const code = await issueAuthorizationCode(db, clock, { client, userId, redirectUri: 'https://client.example/cb', codeChallenge: null });
-    const pair = await redeemAuthorizationCode(db, clock, lifetimes, { client, code, redirectUri: 'https://client.example/cb', codeVerifier: undefined });
+    const { client } = await createClient(db, clock, {
+      ownerId: userId,
+      name: 'App',
+      redirectUri: 'https://client.example/cb',
+    });
+    const code = await issueAuthorizationCode(db, clock, {
+      client,
+      userId,
+      redirectUri: 'https://client.example/cb',
+      codeChallenge: null,
+    });
+    const pair = await redeemAuthorizationCode(db, clock, lifetimes, {
+      client,
+      code,
+      redirectUri: 'https://client.example/cb',
+      codeVerifier: undefined,
+    });
     const principal = await authenticateAccessToken(db, clock, pair.accessToken);
 
     faults.failQueriesOn('grants', anOutage);
     await expect(revokeAccessToken(db, clock, principal.tokenId, userId)).rejects.toThrow(/ECONNREFUSED/);
     faults.clear();
-    await expect(authenticateAccessToken(db, clock, pair.accessToken)).resolves.toMatchObject({ tokenId: principal.tokenId });
+    await expect(authenticateAccessToken(db, clock, pair.accessToken)).resolves.toMatchObject({
+      tokenId: principal.tokenId,
+    });
 
     await revokeAccessToken(db, clock, principal.tokenId, userId);
     await expect(authenticateAccessToken(db, clock, pair.accessToken)).rejects.toThrow();

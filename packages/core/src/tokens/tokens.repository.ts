@@ -55,7 +55,10 @@ const compiledLookups = new WeakMap<Executor, string>();
  * revoked tokens, tokens of revoked grants and tokens of revoked clients (DD-5: no cache, so a
  * committed revocation is seen by the very next request). Expiry is checked by the caller's clock.
  */
-export async function findLiveAccessTokenByHash(db: Executor, tokenHash: string): Promise<AccessTokenAuthRow | undefined> {
+export async function findLiveAccessTokenByHash(
+  db: Executor,
+  tokenHash: string,
+): Promise<AccessTokenAuthRow | undefined> {
   let sql = compiledLookups.get(db);
   if (sql === undefined) {
     const compiled = liveAccessTokenQuery(db, '').compile();
@@ -82,6 +85,23 @@ export async function findRefreshTokenByHash(db: Executor, tokenHash: string): P
     .executeTakeFirst();
 }
 
+/** When this refresh token was consumed, read again inside the transaction that found it used. */
+export async function refreshTokenConsumedAt(db: Executor, id: string): Promise<number | null> {
+  const row = await db.selectFrom('refresh_tokens').select('consumed_at').where('id', '=', id).executeTakeFirst();
+  return row?.consumed_at == null ? null : Number(row.consumed_at);
+}
+
+/** Whether a refresh token rotated from this one has itself been rotated: this one is then two generations old. */
+export async function hasRotatedSuccessor(db: Executor, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('parent_id', '=', id)
+    .where('consumed_at', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Refresh-token rotation's atomic step (DD-4): false when the token was already used. */
 export async function consumeRefreshToken(db: Executor, id: string, at: number): Promise<boolean> {
   const result = await db
@@ -103,7 +123,10 @@ export async function revokeGrantAccessTokens(db: Executor, grantId: string, at:
     .execute();
 }
 
-export async function findAccessTokenRowByHash(db: Executor, tokenHash: string): Promise<AccessTokensTable | undefined> {
+export async function findAccessTokenRowByHash(
+  db: Executor,
+  tokenHash: string,
+): Promise<AccessTokensTable | undefined> {
   return db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
@@ -112,7 +135,12 @@ export async function findAccessTokenRowById(db: Executor, id: string): Promise<
 }
 
 export async function markAccessTokenRevoked(db: Executor, id: string, at: number): Promise<void> {
-  await db.updateTable('access_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export interface AccessTokenListRow extends AccessTokensTable {
@@ -130,7 +158,11 @@ export async function listAccessTokenRows(
     .leftJoin('grants as g', 'g.id', 't.grant_id')
     .leftJoin('clients as c', 'c.id', 't.client_id')
     .selectAll('t')
-    .select(['g.revoked_at as grant_revoked_at', 'c.revoked_at as client_revoked_at', 'c.first_party as client_first_party']);
+    .select([
+      'g.revoked_at as grant_revoked_at',
+      'c.revoked_at as client_revoked_at',
+      'c.first_party as client_first_party',
+    ]);
   if (filter.userId !== undefined) query = query.where('t.user_id', '=', filter.userId);
   if (filter.kind !== undefined) query = query.where('t.kind', '=', filter.kind);
   return query.orderBy('t.created_at', 'desc').orderBy('t.id').execute();

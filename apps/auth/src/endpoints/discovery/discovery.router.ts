@@ -4,13 +4,15 @@ import type { AuthDeps } from '../../deps.ts';
 export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
 
 /** RFC 8414 §2 metadata. Only what this server actually does is advertised. */
-export function authorizationServerMetadata(issuer: string) {
+export function authorizationServerMetadata(issuer: string, portalUrl: string) {
   const clientAuthMethods = ['client_secret_post', 'client_secret_basic'];
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
+    // OpenID Connect Core §5.3, which the sign-in libraries read the user from (CL-02).
+    userinfo_endpoint: `${issuer}/oauth/userinfo`,
     // OpenID RP-Initiated Logout 1.0 §2.1: where a client sends the browser to sign out.
     end_session_endpoint: `${issuer}/oauth/logout`,
     response_types_supported: ['code'],
@@ -22,13 +24,15 @@ export function authorizationServerMetadata(issuer: string) {
     code_challenge_methods_supported: ['S256'],
     // RFC 9207 §3: clients may rely on `iss` in every authorization response.
     authorization_response_iss_parameter_supported: true,
+    // RFC 8414 §2: where developers read how to use this server: the developer portal.
+    service_documentation: `${portalUrl}/`,
   };
 }
 
 /** GET /.well-known/oauth-authorization-server (RFC 8414 §3). Public and cacheable. */
 export function discoveryRouter(deps: AuthDeps): Router {
   const router = Router();
-  const body = JSON.stringify(authorizationServerMetadata(deps.config.auth.url));
+  const body = JSON.stringify(authorizationServerMetadata(deps.config.auth.url, deps.config.portal.url));
   router.get(DISCOVERY_PATH, (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.removeHeader('Pragma');

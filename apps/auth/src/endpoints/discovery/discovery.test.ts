@@ -33,7 +33,7 @@ describe('RFC 8414 authorization server metadata', () => {
     expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
   });
 
-  it('DD-2 advertises only what exists: code flow, the two grants, post and basic client auth, iss on responses, end session', () => {
+  it('DD-2 CL-02 advertises only what exists: code flow, the two grants, post and basic client auth, iss on responses, end session, userinfo, the developer portal as documentation', () => {
     expect(metadata).toMatchObject({
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
@@ -49,6 +49,8 @@ describe('RFC 8414 authorization server metadata', () => {
         'token_endpoint',
         'revocation_endpoint',
         'end_session_endpoint',
+        'userinfo_endpoint',
+        'service_documentation',
         'response_types_supported',
         'response_modes_supported',
         'grant_types_supported',

@@ -40,9 +40,11 @@ function revoke(form: Record<string, string>, headers: Record<string, string> = 
   return postForm(revokeUrl(system), form, headers);
 }
 
+/** CL-01: 200 with `{}` as JSON (RFC 7009 allows any body; JSON-only clients need one). */
 async function expectRevoked200(res: Response): Promise<void> {
   expect(res.status).toBe(200);
-  expect(await res.text()).toBe('');
+  expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);
+  expect(await res.text()).toBe('{}');
   expect(res.headers.get('cache-control')).toBe('no-store');
   expect(res.headers.get('www-authenticate')).toBeNull();
 }
@@ -53,7 +55,7 @@ async function stillWorks(pair: TokenResponse, creds = app): Promise<void> {
 }
 
 describe('RFC 7009 POST /oauth/revoke', () => {
-  it('revoking a refresh token kills its access token too (RFC 7009 §2.1, the whole grant)', async () => {
+  it('CL-01 revoking a refresh token answers {} as JSON and kills its access token too (RFC 7009 §2.1, the whole grant)', async () => {
     const pair = await freshPair();
     await expectRevoked200(
       await revoke({ token: pair.refresh_token, client_id: app.client.id, client_secret: app.clientSecret }),

@@ -16,8 +16,10 @@ import {
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
-// RFC 6749 §6 refresh with rotation and strict reuse detection (DD-4, D-4: no grace window),
-// and the documented refresh request that carries `Authorization: Bearer` (D-2).
+// RFC 6749 §6 refresh with rotation and strict reuse detection (DD-4, D-4), and the documented
+// refresh request that carries `Authorization: Bearer` (D-2). This system runs with the reuse
+// grace window off (REFRESH_REUSE_GRACE_SECONDS=0, RG-04): every reuse revokes the family, as
+// after the window; refresh-grace.test.ts tests the window itself (RG-01..RG-03).
 // SECURITY.md §2.4 RT-01..RT-12, §4.2 TK-RF-*.
 let system: TestSystem;
 let owner: User;
@@ -28,7 +30,7 @@ let other: ClientCredentialsFixture;
 const issued: string[] = [];
 
 beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
+  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000', REFRESH_REUSE_GRACE_SECONDS: '0' });
   owner = await makeUser(system, 'Client Owner');
   user = await makeUser(system);
   app = await makeClient(system, owner);
@@ -128,7 +130,7 @@ describe('RFC 6749 §6 refresh token rotation', () => {
     await familyIsDead(winner);
   });
 
-  it('RT-04 (no grace window, D-4) RT1 again at once, AT2 never used: reuse, the family is revoked', async () => {
+  it('RT-04 RG-04 (grace window off) RT1 again at once, AT2 never used: reuse, the family is revoked', async () => {
     const first = await freshPair();
     const second = await refreshOk(first.refresh_token);
     await expectOAuthError(await refreshWith(system, app, first.refresh_token), 400, 'invalid_grant');

@@ -52,17 +52,23 @@ describe('R-04 a refresh that fails part-way', () => {
     expect(await accessTokenWorks(system, retried.access_token)).toBe(true);
   });
 
-  it('R-04 (a) committed but never delivered: the old refresh token retried is refused, and the undelivered pair dies with it (D-4)', async () => {
+  it('R-04 (a) committed but never delivered: retried within the grace window, a pair that works; after it, refused and the undelivered pair dies too', async () => {
     const user = await makeUser(system);
     const app = await makeClient(system, user);
     const pair = await expectTokenResponse(await exchangeCode(system, app, await makeCode(system, app.client, user)));
     // The answer is lost on the way: the client never sees this pair.
     const undelivered = await expectTokenResponse(await refreshWith(system, app, pair.refresh_token));
 
+    // The client retries at once with the token it still has (RG-01).
+    const retried = await expectTokenResponse(await refreshWith(system, app, pair.refresh_token));
+    expect(await accessTokenWorks(system, retried.access_token)).toBe(true);
+
+    // A retry after the window is reuse: everything of the grant dies, the undelivered pair included.
+    system.clock.advance((system.config.refreshReuseGraceSeconds + 1) * 1000);
     await expectOAuthError(await refreshWith(system, app, pair.refresh_token), 400, 'invalid_grant');
-    // Once one of the two refresh tokens was used, the other is dead too.
     await expectOAuthError(await refreshWith(system, app, undelivered.refresh_token), 400, 'invalid_grant');
     expect(await accessTokenWorks(system, undelivered.access_token)).toBe(false);
+    expect(await accessTokenWorks(system, retried.access_token)).toBe(false);
   });
 });
 
