@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { AuthOptions } from 'next-auth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CookieJar } from '../support/browserless-flow.ts';
 import { EXPIRES_IN_MODES, startInteropSystem, type InteropSystem } from './interop-support.ts';
 
 /** next-auth 4 is CommonJS (`exports.default`): required as Next.js's bundler would load it. */
@@ -47,25 +48,6 @@ function parseCookies(header: string | undefined): Record<string, string> {
     if (eq > 0) cookies[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
   }
   return cookies;
-}
-
-/** The browser's cookies for the app. */
-class Jar {
-  readonly #values = new Map<string, string>();
-  get header(): string {
-    return [...this.#values].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
-  }
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const value = decodeURIComponent(pair.slice(eq + 1).trim());
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=thu, 01 jan 1970/i.test(a));
-      if (expired || value === '') this.#values.delete(name);
-      else this.#values.set(name, value);
-    }
-  }
 }
 
 describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
@@ -112,10 +94,10 @@ describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
     await interop?.close();
   });
 
-  async function call(jar: Jar, path: string, init: RequestInit = {}): Promise<Response> {
+  async function call(jar: CookieJar, path: string, init: RequestInit = {}): Promise<Response> {
     const response = await fetch(new URL(path, appUrl), {
       ...init,
-      headers: { cookie: jar.header, ...init.headers },
+      headers: { cookie: jar.header() ?? '', ...init.headers },
       redirect: 'manual',
     });
     jar.store(response);
@@ -123,7 +105,7 @@ describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
   }
 
   /** CSRF token, then the sign-in POST: where next-auth sends the browser. */
-  async function startSignIn(jar: Jar): Promise<string> {
+  async function startSignIn(jar: CookieJar): Promise<string> {
     const { csrfToken } = (await (await call(jar, '/api/auth/csrf')).json()) as { csrfToken: string };
     const signIn = await call(jar, '/api/auth/signin/latchkey', {
       method: 'POST',
@@ -135,7 +117,7 @@ describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
   }
 
   it('CL-09 signs the user in through our pages, into a session with their name and email', async () => {
-    const jar = new Jar();
+    const jar = new CookieJar();
     const authorize = await startSignIn(jar);
     expect(authorize.startsWith(`${interop.system.authUrl}/oauth/authorize?`)).toBe(true);
 
@@ -158,8 +140,8 @@ describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
   });
 
   it('CL-09 a callback in another browser (without the state and PKCE cookies) makes no session', async () => {
-    const callback = await interop.runBrowser(await startSignIn(new Jar()));
-    const stranger = new Jar();
+    const callback = await interop.runBrowser(await startSignIn(new CookieJar()));
+    const stranger = new CookieJar();
     const done = await call(stranger, callback.pathname + callback.search);
     expect(done.headers.get('location')).toMatch(/\/api\/auth\/(signin|error)\?error=/);
     const session = (await (await call(stranger, '/api/auth/session')).json()) as Record<string, unknown>;

@@ -27,7 +27,7 @@ const BODY_FAILURE = {
  * Retry-After (D-10), and a bug is 500 `server_error`, logged with its stack, never sent.
  */
 export function accountErrorHandler(logger: Logger, realm = 'account'): ErrorRequestHandler {
-  const REALM = `Bearer realm="${realm}"`;
+  const challenge = `Bearer realm="${realm}"`;
   return function handleAccountError(err, _req, res, next) {
     if (res.headersSent) {
       next(err);
@@ -37,16 +37,16 @@ export function accountErrorHandler(logger: Logger, realm = 'account'): ErrorReq
     switch (kind.kind) {
       case 'http': {
         const error = kind.error;
-        if (error instanceof MissingToken) res.set('WWW-Authenticate', REALM);
+        if (error instanceof MissingToken) res.set('WWW-Authenticate', challenge);
         if (error instanceof MalformedAuthorization || error instanceof InsufficientScope) {
-          res.set('WWW-Authenticate', `${REALM}, error="${error.code}"`);
+          res.set('WWW-Authenticate', `${challenge}, error="${error.code}"`);
         }
         if (error instanceof MethodNotAllowed) res.set('Allow', error.allow);
         send(res, error.status, { error: error.code, error_description: error.description });
         return;
       }
       case 'domain':
-        sendDomainError(res, kind.error, REALM);
+        sendDomainError(res, kind.error, challenge);
         return;
       case 'input': {
         const failure = BODY_FAILURE[kind.status];
@@ -69,8 +69,8 @@ export function accountErrorHandler(logger: Logger, realm = 'account'): ErrorReq
   };
 }
 
-function sendDomainError(res: Response, error: DomainError, REALM: string): void {
-  if (error instanceof InvalidToken) res.set('WWW-Authenticate', `${REALM}, error="invalid_token"`);
+function sendDomainError(res: Response, error: DomainError, challenge: string): void {
+  if (error instanceof InvalidToken) res.set('WWW-Authenticate', `${challenge}, error="invalid_token"`);
   const body: Record<string, string> = { error: error.code, error_description: error.description };
   if (error instanceof ValidationFailed) body.field = error.field;
   send(res, DOMAIN_STATUS[error.code] ?? 400, body);
