@@ -42,7 +42,7 @@ export async function createBenchData(codeCount: number, extraEnv: Record<string
     const { client, clientSecret } = await createClient(db, systemClock, {
       ownerId: user.id,
       name: 'Bench client',
-      redirectUri,
+      redirectUris: [redirectUri],
       requirePkce: false,
     });
     const codes: string[] = [];

@@ -58,14 +58,14 @@ async function prepare(dataDir: string, codes: number) {
   const { client, clientSecret } = await createClient(db, systemClock, {
     ownerId: user.id,
     name: 'R-13 app',
-    redirectUri: 'https://client.example/cb',
+    redirectUris: ['https://client.example/cb'],
     requirePkce: false,
   });
   const issue = () =>
     issueAuthorizationCode(db, systemClock, {
       client,
       userId: user.id,
-      redirectUri: client.redirectUri,
+      redirectUri: client.redirectUris[0]!,
       codeChallenge: null,
     });
   const codeList: string[] = [];
@@ -81,7 +81,7 @@ function exchangeBody(client: Client, clientSecret: string, code: string): strin
   return new URLSearchParams({
     grant_type: 'authorization_code',
     code,
-    redirect_uri: client.redirectUri,
+    redirect_uri: client.redirectUris[0]!,
     client_id: client.id,
     client_secret: clientSecret,
   }).toString();

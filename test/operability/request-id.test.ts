@@ -114,7 +114,7 @@ describe('X-Request-Id on every server', () => {
       body: new URLSearchParams({
         grant_type: 'authorization_code',
         code: 'made-up-code-value-0123456789',
-        redirect_uri: client.redirectUri,
+        redirect_uri: client.redirectUris[0]!,
         client_id: client.id,
         client_secret: clientSecret,
       }).toString(),

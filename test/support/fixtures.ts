@@ -20,12 +20,18 @@ export async function makeUser(system: TestSystem, name = 'Ada Lovelace'): Promi
 export async function makeClient(
   system: TestSystem,
   owner: User,
-  options: { redirectUri?: string; postLogoutRedirectUri?: string; requirePkce?: boolean; name?: string } = {},
+  options: {
+    redirectUri?: string;
+    redirectUris?: string[];
+    postLogoutRedirectUri?: string;
+    requirePkce?: boolean;
+    name?: string;
+  } = {},
 ): Promise<{ client: Client; clientSecret: string }> {
   return createClient(system.db, system.clock, {
     ownerId: owner.id,
     name: options.name ?? 'Example App',
-    redirectUri: options.redirectUri ?? 'https://client.example/cb',
+    redirectUris: options.redirectUris ?? [options.redirectUri ?? 'https://client.example/cb'],
     postLogoutRedirectUri: options.postLogoutRedirectUri,
     requirePkce: options.requirePkce ?? false,
   });
@@ -54,7 +60,7 @@ export async function makeCode(
   return issueAuthorizationCode(system.db, system.clock, {
     client,
     userId: user.id,
-    redirectUri: options.redirectUri ?? client.redirectUri,
+    redirectUri: options.redirectUri ?? client.redirectUris[0]!,
     codeChallenge: options.codeChallenge ?? null,
   });
 }

@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { UsageError } from './usage-error.ts';
 
 export interface ParsedOptions {
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | string[] | boolean | undefined>;
   positionals: string[];
 }
 
@@ -41,4 +41,10 @@ export function requireOption(parsed: ParsedOptions, name: string, synopsis: str
 export function optionalOption(parsed: ParsedOptions, name: string): string | undefined {
   const value = parsed.values[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** A flag given any number of times (`multiple: true`): every value, in order; undefined if never. */
+export function repeatedOption(parsed: ParsedOptions, name: string): string[] | undefined {
+  const value = parsed.values[name];
+  return Array.isArray(value) && value.length > 0 ? value : undefined;
 }

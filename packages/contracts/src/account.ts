@@ -22,9 +22,17 @@ export const clientJson = z.object({
   id: z.string(),
   client_id: z.string(),
   name: z.string(),
+  /** The first of `redirect_uris`, as when a client had one (DESIGN.md §1). */
   redirect_uri: z.string(),
+  /** 1 to 10; `/oauth/authorize` accepts a `redirect_uri` byte-for-byte equal to one of them. */
+  redirect_uris: z.array(z.string()),
   /** Where the end-session endpoint may send people back after sign-out; null if none. */
   post_logout_redirect_uri: z.nullable(z.string()),
+  /** What the consent page shows; RFC 7591 §2's names. Null when not given. */
+  description: z.nullable(z.string()),
+  client_uri: z.nullable(z.string()),
+  policy_uri: z.nullable(z.string()),
+  tos_uri: z.nullable(z.string()),
   created_at: instant,
   status: z.enum(['active', 'revoked']),
   revoked_at: z.nullable(instant),
@@ -37,10 +45,28 @@ export const clientList = z.array(clientJson);
 export const createdClientJson = z.object({ client: clientJson, client_secret: z.string() });
 export type CreatedClientJson = z.infer<typeof createdClientJson>;
 
-export interface CreateClientRequest {
+/** The optional details of a client; null or "" clears one on an update. */
+export interface ClientDetailsRequest {
+  description?: string | null;
+  client_uri?: string | null;
+  policy_uri?: string | null;
+  tos_uri?: string | null;
+}
+
+/** One redirect URL (`redirect_uri`) or several (`redirect_uris`), not both. */
+export interface CreateClientRequest extends ClientDetailsRequest {
   name: string;
-  redirect_uri: string;
+  redirect_uri?: string;
+  redirect_uris?: string[];
   post_logout_redirect_uri?: string;
+}
+
+/** PATCH /account/clients/{id}: only the fields sent change. */
+export interface UpdateClientRequest extends ClientDetailsRequest {
+  name?: string;
+  redirect_uri?: string;
+  redirect_uris?: string[];
+  post_logout_redirect_uri?: string | null;
 }
 
 /** A token on the API tokens page: its last four characters, never the value (TS-04). */
@@ -124,6 +150,7 @@ export type ErrorJson = z.infer<typeof errorJson>;
 export const ACCOUNT_ROUTES = [
   { path: '/me', answers: { GET: meJson } },
   { path: '/clients', answers: { GET: clientList, POST: createdClientJson } },
+  { path: '/clients/:id', answers: { GET: clientJson, PATCH: clientJson } },
   { path: '/clients/:id/revoke', answers: { POST: clientJson } },
   { path: '/tokens', answers: { GET: tokenList, POST: createdTokenJson } },
   { path: '/tokens/:id/revoke', answers: { POST: tokenJson } },

@@ -11,3 +11,9 @@ export const MAX_TOKEN_LIFETIME_DAYS = 5 * 365;
 
 /** The hosts a redirect URL may reach over plain http (RFC 8252 §7.3 loopback redirection). */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** How many redirect URLs one client may register (issue 19). */
+export const MAX_REDIRECT_URIS = 10;
+
+/** A client's description on the consent page: at most this many characters. */
+export const MAX_DESCRIPTION_LENGTH = 300;

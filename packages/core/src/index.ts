@@ -25,9 +25,10 @@ export {
   findClient,
   listClients,
   revokeClient,
+  updateClient,
   ensureFirstPartyClient,
 } from './clients/clients.service.ts';
-export type { NewClient, CreatedClient, FirstPartyClient } from './clients/clients.service.ts';
+export type { ClientChanges, NewClient, CreatedClient, FirstPartyClient } from './clients/clients.service.ts';
 export { validateRedirectUriForRegistration } from './clients/redirect-uri.ts';
 
 export { hasConsented, recordConsent } from './authorization/consents.service.ts';

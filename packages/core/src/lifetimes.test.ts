@@ -35,7 +35,7 @@ beforeAll(async () => {
   ({ client } = await createClient(db, clock, {
     ownerId: user.id,
     name: 'App',
-    redirectUri: 'https://client.example/cb',
+    redirectUris: ['https://client.example/cb'],
   }));
 });
 
@@ -49,7 +49,7 @@ async function codeAged(ms: number): Promise<string> {
   const code = await issueAuthorizationCode(db, clock, {
     client,
     userId: user.id,
-    redirectUri: client.redirectUri,
+    redirectUri: client.redirectUris[0]!,
     codeChallenge: null,
   });
   clock.advance(ms);
@@ -60,7 +60,7 @@ const redeem = (code: string) =>
   redeemAuthorizationCode(db, clock, lifetimes, {
     client,
     code,
-    redirectUri: client.redirectUri,
+    redirectUri: client.redirectUris[0]!,
     codeVerifier: undefined,
   });
 

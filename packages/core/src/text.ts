@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH } from '@latchkey/contracts';
+import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '@latchkey/contracts';
 import { ValidationFailed } from './errors.ts';
 
 /**
@@ -34,6 +34,26 @@ export function validateName(value: string, noun: string): string {
     throw new ValidationFailed('name', `The ${noun} must not contain control or invisible formatting characters.`);
   }
   return name;
+}
+
+/**
+ * A client's description for its consent page: up to MAX_DESCRIPTION_LENGTH characters of
+ * plain text on one paragraph, without the invisible characters a name may not carry (HD-04).
+ * Blank means none.
+ */
+export function validateDescription(value: string): string | null {
+  const description = value.trim();
+  if (description.length === 0) return null;
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    throw new ValidationFailed('description', `The description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`);
+  }
+  if (INVISIBLE.test(description)) {
+    throw new ValidationFailed(
+      'description',
+      'The description must not contain line breaks, control or invisible formatting characters.',
+    );
+  }
+  return description;
 }
 
 /** For lookups by a caller-supplied key: U+0000 can match no stored row on either engine. */

@@ -17,9 +17,15 @@ export interface ClientsTable {
   /** Null for clients provisioned from configuration (the portal's own client). */
   owner_id: string | null;
   name: string;
-  redirect_uri: string;
+  /** A JSON array of 1 to 10 redirect URLs, each compared byte for byte as registered. */
+  redirect_uris: string;
   /** The one post-logout redirect URL the client registered (RP-Initiated Logout), if any. */
   post_logout_redirect_uri: string | null;
+  /** Shown on the consent page, each optional: a short description and three links (RFC 7591 §2 names). */
+  description: string | null;
+  client_uri: string | null;
+  policy_uri: string | null;
+  tos_uri: string | null;
   secret_hash: string;
   secret_last4: string;
   first_party: number;

@@ -42,7 +42,7 @@ async function client(ownerId: string, id = `cli_${(serial += 1)}`) {
       id,
       owner_id: ownerId,
       name: 'App',
-      redirect_uri: 'https://app.example/cb',
+      redirect_uris: '["https://app.example/cb"]',
       secret_hash: 'h',
       secret_last4: 'abcd',
       first_party: 1,

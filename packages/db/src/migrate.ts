@@ -4,6 +4,7 @@ import * as createSchema from './migrations/2026_11_22_000000_create_schema.ts';
 import * as createLocks from './migrations/2026_11_23_000000_create_locks.ts';
 import * as addPostLogoutRedirectUri from './migrations/2026_11_24_000000_add_post_logout_redirect_uri.ts';
 import * as addRefreshTokenParent from './migrations/2026_11_25_000000_add_refresh_token_parent.ts';
+import * as clientDetails from './migrations/2026_11_26_000000_client_details.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -14,9 +15,11 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_000000_create_locks': createLocks,
   '2026_11_24_000000_add_post_logout_redirect_uri': addPostLogoutRedirectUri,
   '2026_11_25_000000_add_refresh_token_parent': addRefreshTokenParent,
+  '2026_11_26_000000_client_details': clientDetails,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** Exported for the migration tests, which step down and up again. */
+export const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export class MigrationError extends Error {
   constructor(message: string, options?: ErrorOptions) {

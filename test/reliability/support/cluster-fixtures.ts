@@ -36,7 +36,7 @@ export interface TestClient {
 
 /** A confidential third-party client without PKCE, so codes can be made without a challenge. */
 export async function makeClient(db: Db, owner: User, name = 'Load Test App'): Promise<TestClient> {
-  return createClient(db, systemClock, { ownerId: owner.id, name, redirectUri: REDIRECT_URI, requirePkce: false });
+  return createClient(db, systemClock, { ownerId: owner.id, name, redirectUris: [REDIRECT_URI], requirePkce: false });
 }
 
 export async function makePat(db: Db, user: User, name = 'load token'): Promise<{ token: string; id: string }> {

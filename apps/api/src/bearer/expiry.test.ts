@@ -29,7 +29,7 @@ describe('GQ-10/RV-05 tokens expire after one year (DESIGN.md §1)', () => {
       { tokenTtlSeconds: system.config.tokenTtlSeconds, refreshTokenTtlSeconds: system.config.refreshTokenTtlSeconds },
       await (async () => {
         const { client } = await makeClient(system, user);
-        return { client, code: await makeCode(system, client, user), redirectUri: client.redirectUri, codeVerifier: undefined };
+        return { client, code: await makeCode(system, client, user), redirectUri: client.redirectUris[0]!, codeVerifier: undefined };
       })(),
     );
     const lifetime = system.config.tokenTtlSeconds * SECOND;

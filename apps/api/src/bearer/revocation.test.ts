@@ -36,7 +36,7 @@ async function exchange(forUser: User, forClient = client): Promise<{ code: stri
   const pair = await redeemAuthorizationCode(system.db, system.clock, lifetimes(), {
     client: forClient,
     code,
-    redirectUri: forClient.redirectUri,
+    redirectUri: forClient.redirectUris[0]!,
     codeVerifier: undefined,
   });
   return { code, pair };
@@ -88,7 +88,7 @@ describe('GQ-09 a revoked token is refused on the very next request (DD-5)', () 
     const bystander = await exchange(user);
     await expectWorks(pair.accessToken, 'Katherine Johnson');
     await expect(
-      redeemAuthorizationCode(system.db, system.clock, lifetimes(), { client, code, redirectUri: client.redirectUri, codeVerifier: undefined }),
+      redeemAuthorizationCode(system.db, system.clock, lifetimes(), { client, code, redirectUri: client.redirectUris[0]!, codeVerifier: undefined }),
     ).rejects.toBeInstanceOf(InvalidGrant);
     await expectRevoked(pair.accessToken);
     // Only what that code issued dies (RV-06).

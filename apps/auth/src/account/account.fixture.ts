@@ -46,7 +46,7 @@ export async function issueThirdPartyTokens(system: TestSystem, client: Client, 
   return redeemAuthorizationCode(system.db, system.clock, lifetimesOf(system), {
     client,
     code,
-    redirectUri: client.redirectUri,
+    redirectUri: client.redirectUris[0]!,
     codeVerifier: undefined,
   });
 }

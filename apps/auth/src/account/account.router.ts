@@ -22,7 +22,7 @@ function unknownAccountRoute(): never {
 /**
  * The portal's account endpoints (DD-8). Mounted at the application root, so every
  * path is spelled out and nothing here touches requests outside `/account`. Per request:
- * no-store → portal token (401/403) → JSON body (415/413/400, creates only) → handler.
+ * no-store → portal token (401/403) → JSON body (415/413/400, creates and edits only) → handler.
  */
 export function accountRouter(deps: AuthDeps): Router {
   const router = Router();
@@ -40,6 +40,9 @@ export function accountRouter(deps: AuthDeps): Router {
   router.get('/account/clients', auth, clients.listClients);
   router.post('/account/clients', auth, ...jsonBody, clients.createClient);
   router.all('/account/clients', allowOnly('GET, HEAD, POST'));
+  router.get('/account/clients/:id', auth, clients.getClient);
+  router.patch('/account/clients/:id', auth, ...jsonBody, clients.updateClient);
+  router.all('/account/clients/:id', allowOnly('GET, HEAD, PATCH'));
   router.post('/account/clients/:id/revoke', auth, clients.revokeClient);
   router.all('/account/clients/:id/revoke', allowOnly('POST'));
 

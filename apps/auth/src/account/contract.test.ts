@@ -34,6 +34,7 @@ afterAll(async () => {
 const BODIES: Record<string, unknown> = {
   '/clients': { name: 'Contract App', redirect_uri: 'https://contract.example/cb' },
   '/tokens': { name: 'contract token', expires_in_days: 30 },
+  '/clients/:id': { description: 'Edited by the contract test', client_uri: 'https://contract.example/' },
 };
 
 describe('issue 16: the account contract', () => {
@@ -48,7 +49,7 @@ describe('issue 16: the account contract', () => {
         const path = `/account${route.path.replace(':id', ids[kind])}`;
         const answer = await callAccount(system, method, path, {
           token,
-          ...(method === 'POST' && BODIES[route.path] !== undefined && { json: BODIES[route.path] }),
+          ...(method !== 'GET' && BODIES[route.path] !== undefined && { json: BODIES[route.path] }),
         });
         expect(answer.status, answer.text).toBe(method === 'POST' && !route.path.endsWith('/revoke') ? 201 : 200);
         expect(schema.parse(answer.body)).toEqual(answer.body);

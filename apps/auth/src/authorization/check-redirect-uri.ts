@@ -3,8 +3,8 @@ import type { AssembledParams } from './authorize-params.ts';
 import { InvalidAuthorizationRequest } from './authorize.errors.ts';
 
 /**
- * Step 2: `redirect_uri` is required (DESIGN.md §1) and must equal the registered value
- * character for character (RFC 9700 §2.1 "exact string matching"): no normalisation of
+ * Step 2: `redirect_uri` is required (DESIGN.md §1) and must equal one of the registered
+ * values character for character (RFC 9700 §2.1 "exact string matching"): no normalisation of
  * case, default port, trailing slash, percent-encoding or query (RU-02..RU-08). Only after
  * this may an error be sent to it (RU-10, RU-11).
  */
@@ -15,10 +15,11 @@ export function checkRedirectUri(client: Client, { params, duplicates }: Assembl
   const redirectUri = params.redirect_uri;
   if (redirectUri === undefined)
     throw new InvalidAuthorizationRequest('The request is missing the redirect_uri parameter.');
-  if (redirectUri !== client.redirectUri) {
+  // Array.includes compares with ===: the same code units, nothing normalised (CE-03).
+  if (!client.redirectUris.includes(redirectUri)) {
     throw new InvalidAuthorizationRequest(
-      'The redirect_uri does not match the redirect URL registered for this application.',
+      'The redirect_uri does not match any redirect URL registered for this application.',
     );
   }
-  return client.redirectUri;
+  return redirectUri;
 }

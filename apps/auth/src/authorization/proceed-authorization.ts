@@ -1,5 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import type { Request, Response } from 'express';
+import { LOOPBACK_HOSTS } from '@latchkey/contracts';
 import { findUserById, hasConsented, type Client } from '@latchkey/core';
 import type { AuthDeps } from '../deps.ts';
 import { csrfTokenFor } from '../http/csrf.ts';
@@ -20,6 +21,17 @@ function redirectHostOf(redirectUri: string): { redirectHost: string; redirectHo
   const unicode = domainToUnicode(url.hostname);
   if (unicode === '' || unicode === url.hostname) return { redirectHost: url.host };
   return { redirectHost: url.host, redirectHostUnicode: url.port ? `${unicode}:${url.port}` : unicode };
+}
+
+/** What the consent page says about the application beyond its name (issue 19). */
+function aboutClient(client: Client, redirectUri: string) {
+  return {
+    loopback: LOOPBACK_HOSTS.has(new URL(redirectUri).hostname),
+    description: client.description,
+    homepage: client.clientUri === null ? null : { href: client.clientUri, host: new URL(client.clientUri).host },
+    policyUri: client.policyUri,
+    tosUri: client.tosUri,
+  };
 }
 
 /** Shown for clients the service provisions itself (no owner). */
@@ -75,6 +87,7 @@ export async function proceedWithAuthorization(
       ownerLabel: owner ? owner.name || owner.email : SERVICE_OWNER,
       user,
       ...redirectHostOf(pending.redirectUri),
+      ...aboutClient(client, pending.redirectUri),
     }),
   );
 }

@@ -103,7 +103,12 @@ describe('RFC 9700 §2.1 redirect URI: exact string matching', () => {
       'https://client.example/cb?state=1',
     ]) {
       await expect(
-        createClient(system.db, system.clock, { ownerId: user.id, name: 'Bad', redirectUri }),
+        createClient(system.db, system.clock, {
+          ownerId: user.id,
+          name: 'Bad',
+          redirectUris: [redirectUri],
+          redirectUrisField: 'redirect_uri',
+        }),
         redirectUri,
       ).rejects.toBeInstanceOf(ValidationFailed);
     }
@@ -133,7 +138,7 @@ describe('RFC 9700 §2.1 redirect URI: exact string matching', () => {
       state: 'ru11',
     });
     expectErrorPage(page, 400);
-    expect(page.html).toContain('The redirect_uri does not match the redirect URL registered for this application.');
+    expect(page.html).toContain('The redirect_uri does not match any redirect URL registered for this application.');
     expect(page.html).not.toContain('response_type');
     expect(page.html).not.toContain('evil.example');
   });

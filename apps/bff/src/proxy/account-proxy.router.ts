@@ -41,6 +41,7 @@ export function accountProxyRouter(deps: AccountProxyDeps): Router {
   const chains = {
     GET: [...deps.portalRequest, deps.session, requireSignIn],
     POST: [...deps.portalRequest, deps.session, requireSignIn, rawBody],
+    PATCH: [...deps.portalRequest, deps.session, requireSignIn, rawBody],
   };
   for (const route of ACCOUNT_ROUTES) {
     const target = (req: Request) => `${base}${route.path.replace(':id', () => idOf(req))}`;
@@ -49,6 +50,7 @@ export function accountProxyRouter(deps: AccountProxyDeps): Router {
     for (const method of methods) {
       const chain = [...chains[method], forward];
       if (method === 'GET') router.get(`/bff/api${route.path}`, ...chain);
+      else if (method === 'PATCH') router.patch(`/bff/api${route.path}`, ...chain);
       else router.post(`/bff/api${route.path}`, ...chain);
     }
     const allow = methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');

@@ -27,7 +27,7 @@ export function relay(res: ServerResponse, answer: UpstreamAnswer): void {
 /** One request to forward: where (BF-PX-01: built from configuration and a validated route only) and what. */
 export interface Forward {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   upstream: UpstreamRequest['upstream'];
   /** The browser's request headers; only the allowlist goes on. */
   headers: IncomingHttpHeaders;
@@ -65,7 +65,7 @@ export function forwardTo(
   return async (req, res) => {
     const answer = await forwardWithSession(tokens, upstream, signedInSessionOf(req), {
       url: target(req),
-      method: req.method === 'POST' ? 'POST' : 'GET',
+      method: req.method === 'POST' || req.method === 'PATCH' ? req.method : 'GET',
       upstream: name,
       headers: req.headers,
       body: Buffer.isBuffer(req.body) ? req.body : undefined,

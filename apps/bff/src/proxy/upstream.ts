@@ -9,7 +9,7 @@ import { upstreamFailure } from './upstream-failure.ts';
 export interface UpstreamRequest {
   /** Absolute URL, always built from configuration and a fixed path (BF-PX-01). */
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   accessToken: string;
   /** Request headers the browser sent, already restricted to the allowlist. */
   headers: Record<string, string>;

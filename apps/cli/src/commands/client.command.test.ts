@@ -159,4 +159,92 @@ describe('admin CLI: client commands', () => {
     expect(second.json).toEqual(first.json);
     expectFailure(await cli(['client', 'revoke', 'lkc_nope']), 1, /No such client/);
   });
+
+  it('CE-12 client create takes --redirect-uri repeated; client update replaces the list and sets the details', async () => {
+    const created = await cli([
+      'client',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'Two homes',
+      '--redirect-uri',
+      'https://app.example/cb',
+      '--redirect-uri',
+      'http://localhost:5173/cb',
+      '--description',
+      'Forecasts',
+    ]);
+    expectSuccess(created);
+    expect(created.json).toMatchObject({
+      redirect_uri: 'https://app.example/cb',
+      redirect_uris: ['https://app.example/cb', 'http://localhost:5173/cb'],
+      description: 'Forecasts',
+      client_uri: null,
+    });
+    const id: string = created.json.client_id;
+    const updated = await cli([
+      'client',
+      'update',
+      id,
+      '--name',
+      'Moved',
+      '--redirect-uri',
+      'https://staging.app.example/cb',
+      '--homepage',
+      'https://app.example/',
+      '--privacy-url',
+      'https://app.example/privacy',
+      '--terms-url',
+      'https://app.example/terms',
+      '--description',
+      '',
+    ]);
+    expectSuccess(updated);
+    expect(updated.json).toMatchObject({
+      client_id: id,
+      name: 'Moved',
+      owner_email: OWNER,
+      redirect_uri: 'https://staging.app.example/cb',
+      redirect_uris: ['https://staging.app.example/cb'],
+      description: null,
+      client_uri: 'https://app.example/',
+      policy_uri: 'https://app.example/privacy',
+      tos_uri: 'https://app.example/terms',
+      status: 'active',
+    });
+    expect(updated.stdout).not.toMatch(/lks_/);
+    // Only what is given changes.
+    const renamed = await cli(['client', 'update', id, '--name', 'Renamed']);
+    expectSuccess(renamed);
+    expect({ ...renamed.json, name: 'Moved' }).toEqual(updated.json);
+  });
+
+  it('CE-12 client update refuses a bad value (exit 1, naming the field) and changes nothing; usage errors exit 2', async () => {
+    const created = await cli([
+      'client',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'Steady',
+      '--redirect-uri',
+      'https://s.example/cb',
+    ]);
+    const id: string = created.json.client_id;
+    const eleven = Array.from({ length: 11 }, (_, i) => ['--redirect-uri', `https://s${i}.example/cb`]).flat();
+    expectFailure(await cli(['client', 'update', id, ...eleven]), 1, /^error: redirect_uris: .*at most 10/);
+    expectFailure(
+      await cli(['client', 'update', id, '--name', 'Ok', '--homepage', 'javascript:alert(1)']),
+      1,
+      /^error: client_uri: /,
+    );
+    expectFailure(await cli(['client', 'update', id]), 2, /nothing to change/);
+    expectFailure(await cli(['client', 'update', '--name', 'x']), 2, /usage: client update/);
+    expectFailure(await cli(['client', 'update', 'lkc_nope', '--name', 'x']), 1, /No such client/);
+    const list = (await cli(['client', 'list'])).json as Array<{ client_id: string }>;
+    expect(list.find((c) => c.client_id === id)).toEqual(
+      expect.objectContaining({ name: 'Steady', redirect_uris: ['https://s.example/cb'], client_uri: null }),
+    );
+  });
 });

@@ -1,12 +1,14 @@
-import { createClient, listClients, listUsers, revokeClient, type Client } from '@latchkey/core';
+import { createClient, listClients, listUsers, revokeClient, updateClient, type Client } from '@latchkey/core';
 import type { CliContext, Command } from '../command.ts';
-import { optionalOption, parseOptions, requireOption } from '../parse-options.ts';
+import { optionalOption, parseOptions, repeatedOption, requireOption, type ParsedOptions } from '../parse-options.ts';
 import { UsageError } from '../usage-error.ts';
 import { requireOwner } from '../require-owner.ts';
 
 export const CLIENT_USAGE = {
   create:
-    'client create --owner <email> --name <name> --redirect-uri <url> [--post-logout-redirect-uri <url>] [--require-pkce]',
+    'client create --owner <email> --name <name> --redirect-uri <url> [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--require-pkce]',
+  update:
+    'client update <client_id> [--name <name>] [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>]',
   list: 'client list [--owner <email>]',
   revoke: 'client revoke <client_id>',
 } as const;
@@ -20,14 +22,40 @@ function presentClient(client: Client, ownerEmail: string | null) {
     name: client.name,
     owner_id: client.ownerId,
     owner_email: ownerEmail,
-    redirect_uri: client.redirectUri,
+    redirect_uri: client.redirectUris[0]!,
+    redirect_uris: client.redirectUris,
     post_logout_redirect_uri: client.postLogoutRedirectUri,
+    description: client.description,
+    client_uri: client.clientUri,
+    policy_uri: client.policyUri,
+    tos_uri: client.tosUri,
     secret_last4: client.secretLast4,
     first_party: client.firstParty,
     require_pkce: client.requirePkce,
     created_at: iso(client.createdAt),
     status: client.revokedAt === null ? 'active' : 'revoked',
     revoked_at: iso(client.revokedAt),
+  };
+}
+
+/** The flags create and update share. `--redirect-uri` may repeat; on update it replaces the list. */
+const CLIENT_FIELDS = {
+  name: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string' },
+  description: { type: 'string' },
+  homepage: { type: 'string' },
+  'privacy-url': { type: 'string' },
+  'terms-url': { type: 'string' },
+} as const;
+
+/** The details as core takes them; an empty value (`--homepage ''`) clears one on update. */
+function detailsOf(parsed: ParsedOptions) {
+  return {
+    description: optionalOption(parsed, 'description'),
+    clientUri: optionalOption(parsed, 'homepage'),
+    policyUri: optionalOption(parsed, 'privacy-url'),
+    tosUri: optionalOption(parsed, 'terms-url'),
   };
 }
 
@@ -40,18 +68,13 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
     case 'create': {
       const parsed = parseOptions(
         args,
-        {
-          owner: { type: 'string' },
-          name: { type: 'string' },
-          'redirect-uri': { type: 'string' },
-          'post-logout-redirect-uri': { type: 'string' },
-          'require-pkce': { type: 'boolean' },
-        },
+        { owner: { type: 'string' }, ...CLIENT_FIELDS, 'require-pkce': { type: 'boolean' } },
         CLIENT_USAGE.create,
       );
       const ownerEmail = requireOption(parsed, 'owner', CLIENT_USAGE.create);
       const name = requireOption(parsed, 'name', CLIENT_USAGE.create);
-      const redirectUri = requireOption(parsed, 'redirect-uri', CLIENT_USAGE.create);
+      const redirectUris = repeatedOption(parsed, 'redirect-uri');
+      if (!redirectUris) throw new UsageError(`missing --redirect-uri (usage: ${CLIENT_USAGE.create})`);
       const postLogoutRedirectUri = optionalOption(parsed, 'post-logout-redirect-uri');
       const requirePkce = parsed.values['require-pkce'] === true;
       return {
@@ -61,12 +84,39 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
           const created = await createClient(context.db, context.clock, {
             ownerId: owner.id,
             name,
-            redirectUri,
+            redirectUris,
+            redirectUrisField: redirectUris.length === 1 ? 'redirect_uri' : 'redirect_uris',
             postLogoutRedirectUri,
+            ...detailsOf(parsed),
             requirePkce,
           });
           const { client_id: clientId, ...rest } = presentClient(created.client, owner.email);
           return { client_id: clientId, client_secret: created.clientSecret, ...rest };
+        },
+      };
+    }
+    case 'update': {
+      const parsed = parseOptions(args, CLIENT_FIELDS, CLIENT_USAGE.update, 1);
+      const [clientId] = parsed.positionals as [string];
+      const redirectUris = repeatedOption(parsed, 'redirect-uri');
+      const changes = {
+        name: optionalOption(parsed, 'name'),
+        redirectUris,
+        postLogoutRedirectUri: optionalOption(parsed, 'post-logout-redirect-uri'),
+        ...detailsOf(parsed),
+      };
+      if (Object.values(changes).every((value) => value === undefined)) {
+        throw new UsageError(`nothing to change (usage: ${CLIENT_USAGE.update})`);
+      }
+      return {
+        // Effective on the next /oauth/authorize; grants already made stay (issue 19).
+        run: async (context) => {
+          const client = await updateClient(context.db, clientId, undefined, {
+            ...changes,
+            redirectUrisField: 'redirect_uris',
+          });
+          const emails = await ownerEmails(context);
+          return presentClient(client, client.ownerId === null ? null : (emails.get(client.ownerId) ?? null));
         },
       };
     }
@@ -96,6 +146,8 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
       };
     }
     default:
-      throw new UsageError(`unknown client command ${JSON.stringify(action ?? '')} (expected create, list or revoke)`);
+      throw new UsageError(
+        `unknown client command ${JSON.stringify(action ?? '')} (expected create, update, list or revoke)`,
+      );
   }
 }

@@ -34,14 +34,14 @@ async function authorize(email: string): Promise<TokenPair> {
     const code = await issueAuthorizationCode(db, systemClock, {
       client,
       userId: user.id,
-      redirectUri: client.redirectUri,
+      redirectUri: client.redirectUris[0]!,
       codeChallenge: null,
     });
     return redeemAuthorizationCode(
       db,
       systemClock,
       { tokenTtlSeconds: 3600, refreshTokenTtlSeconds: 86_400 },
-      { client, code, redirectUri: client.redirectUri, codeVerifier: undefined },
+      { client, code, redirectUri: client.redirectUris[0]!, codeVerifier: undefined },
     );
   });
 }

@@ -17,6 +17,7 @@ export function helpText(): string {
     `  ${USER_USAGE.list}`,
     `  ${USER_USAGE.delete}`,
     `  ${CLIENT_USAGE.create}    prints client_id and client_secret (shown once)`,
+    `  ${CLIENT_USAGE.update}    --redirect-uri replaces the list; '' clears a detail`,
     `  ${CLIENT_USAGE.list}`,
     `  ${CLIENT_USAGE.revoke}`,
     `  ${TOKEN_USAGE.create}    prints token (shown once); default lifetime one year`,

@@ -4,9 +4,16 @@ export interface Client {
   id: string;
   ownerId: string | null;
   name: string;
-  redirectUri: string;
+  /** 1 to 10 redirect URLs, in the order registered; `redirect_uri` must equal one byte for byte. */
+  redirectUris: string[];
   /** Where /oauth/logout may send the browser back to; null: never redirects for this client. */
   postLogoutRedirectUri: string | null;
+  /** What the consent page shows about the application, each optional. */
+  description: string | null;
+  /** The application's homepage (RFC 7591 `client_uri`). */
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
   secretLast4: string;
   firstParty: boolean;
   requirePkce: boolean;
@@ -19,8 +26,12 @@ export function clientRowToClient(row: ClientsTable): Client {
     id: row.id,
     ownerId: row.owner_id,
     name: row.name,
-    redirectUri: row.redirect_uri,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
     postLogoutRedirectUri: row.post_logout_redirect_uri,
+    description: row.description ?? null,
+    clientUri: row.client_uri ?? null,
+    policyUri: row.policy_uri ?? null,
+    tosUri: row.tos_uri ?? null,
     secretLast4: row.secret_last4,
     firstParty: Number(row.first_party) === 1,
     requirePkce: Number(row.require_pkce) === 1,

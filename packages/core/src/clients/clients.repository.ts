@@ -26,15 +26,28 @@ export async function markClientRevoked(db: Executor, id: string, at: number): P
     .execute();
 }
 
+export type ClientUpdate = Partial<
+  Pick<
+    ClientsTable,
+    'name' | 'redirect_uris' | 'post_logout_redirect_uri' | 'description' | 'client_uri' | 'policy_uri' | 'tos_uri'
+  >
+>;
+
+export async function updateClientRow(db: Executor, id: string, values: ClientUpdate): Promise<void> {
+  await db.updateTable('clients').set(values).where('id', '=', id).execute();
+}
+
 /**
  * Inserts a provisioned client, or updates its credentials if it exists: one statement, so
  * instances starting together on an empty database cannot race on the insert.
  */
 export async function upsertProvisionedClient(db: Executor, row: ClientsTable): Promise<void> {
-  const { name, redirect_uri, post_logout_redirect_uri, secret_hash, secret_last4 } = row;
+  const { name, redirect_uris, post_logout_redirect_uri, secret_hash, secret_last4 } = row;
   await db
     .insertInto('clients')
     .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name, redirect_uri, post_logout_redirect_uri, secret_hash, secret_last4 }))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({ name, redirect_uris, post_logout_redirect_uri, secret_hash, secret_last4 }),
+    )
     .execute();
 }

@@ -1,7 +1,7 @@
 import { constantTimeEqual, digest, generateToken, lastFour, TokenPrefix } from '@latchkey/credentials';
-import type { Executor } from '@latchkey/db';
+import type { ClientsTable, Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
-import { InvalidClient, NotFound, ValidationFailed } from '../errors.ts';
+import { Conflict, InvalidClient, NotFound, ValidationFailed } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
 import { clientRowToClient, type Client } from './client.ts';
 import {
@@ -9,15 +9,29 @@ import {
   insertClient,
   listClientRows,
   markClientRevoked,
+  updateClientRow,
   upsertProvisionedClient,
+  type ClientUpdate,
 } from './clients.repository.ts';
-import { validateRedirectUriForRegistration } from './redirect-uri.ts';
-import { validateName } from '../text.ts';
+import { validateLinkUrl, validateRedirectUriForRegistration, validateRedirectUris } from './redirect-uri.ts';
+import { validateDescription, validateName } from '../text.ts';
 
-export interface NewClient {
+/** The optional details a consent page shows; blank or null means none. */
+export interface ClientDetails {
+  description?: string | null | undefined;
+  /** The application's homepage (RFC 7591 `client_uri`). */
+  clientUri?: string | null | undefined;
+  policyUri?: string | null | undefined;
+  tosUri?: string | null | undefined;
+}
+
+export interface NewClient extends ClientDetails {
   ownerId: string;
   name: string;
-  redirectUri: string;
+  /** 1 to 10 redirect URLs (CE-02). */
+  redirectUris: readonly string[];
+  /** The request field they came in, for the error's `field`: `redirect_uri` (one) or `redirect_uris`. */
+  redirectUrisField?: 'redirect_uri' | 'redirect_uris';
   /** Optional; validated like the redirect URL (absolute, https or loopback http, no fragment). */
   postLogoutRedirectUri?: string | undefined;
   requirePkce?: boolean;
@@ -29,24 +43,61 @@ export interface CreatedClient {
   clientSecret: string;
 }
 
-export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
-  const name = validateName(input.name, 'client name');
+function validateClientName(value: string): string {
+  const name = validateName(value, 'client name');
   // Only the service's own clients speak in its name: a third-party app may not look like the
   // portal or carry the product's name on the consent page (HD-04).
   if (/latchkey/i.test(name.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, ''))) {
     throw new ValidationFailed('name', 'A client name may not contain “Latchkey”: it is the service’s own.');
   }
-  const redirectUri = validateRedirectUriForRegistration(input.redirectUri.trim());
-  const postLogout = input.postLogoutRedirectUri?.trim() ? input.postLogoutRedirectUri.trim() : undefined;
-  const postLogoutRedirectUri =
-    postLogout === undefined ? null : validateRedirectUriForRegistration(postLogout, 'post_logout_redirect_uri');
+  return name;
+}
+
+const blank = (value: string | null | undefined): boolean =>
+  value === null || value === undefined || value.trim() === '';
+
+function validatePostLogoutRedirectUri(value: string | null | undefined): string | null {
+  return blank(value) ? null : validateRedirectUriForRegistration(value!.trim(), 'post_logout_redirect_uri');
+}
+
+/** Only the details given are validated and returned, as column values; blank clears one. */
+function validateDetails(
+  details: ClientDetails,
+): Partial<Pick<ClientsTable, 'description' | 'client_uri' | 'policy_uri' | 'tos_uri'>> {
+  const link = (value: string | null, field: 'client_uri' | 'policy_uri' | 'tos_uri') =>
+    blank(value) ? null : validateLinkUrl(value!.trim(), field);
+  return {
+    ...(details.description !== undefined && {
+      description: details.description === null ? null : validateDescription(details.description),
+    }),
+    ...(details.clientUri !== undefined && { client_uri: link(details.clientUri, 'client_uri') }),
+    ...(details.policyUri !== undefined && { policy_uri: link(details.policyUri, 'policy_uri') }),
+    ...(details.tosUri !== undefined && { tos_uri: link(details.tosUri, 'tos_uri') }),
+  };
+}
+
+export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
+  const name = validateClientName(input.name);
+  const redirectUris = validateRedirectUris(input.redirectUris, input.redirectUrisField ?? 'redirect_uris');
+  const postLogoutRedirectUri = validatePostLogoutRedirectUri(input.postLogoutRedirectUri);
+  const details = validateDetails({
+    description: input.description ?? null,
+    clientUri: input.clientUri ?? null,
+    policyUri: input.policyUri ?? null,
+    tosUri: input.tosUri ?? null,
+  });
   const clientSecret = generateToken(TokenPrefix.clientSecret);
-  const row = {
+  const row: ClientsTable = {
     id: newId(IdPrefix.client),
     owner_id: input.ownerId,
     name,
-    redirect_uri: redirectUri,
+    redirect_uris: JSON.stringify(redirectUris),
     post_logout_redirect_uri: postLogoutRedirectUri,
+    description: null,
+    client_uri: null,
+    policy_uri: null,
+    tos_uri: null,
+    ...details,
     secret_hash: digest(clientSecret),
     secret_last4: lastFour(clientSecret),
     first_party: 0,
@@ -56,6 +107,49 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
   };
   await insertClient(db, row);
   return { client: clientRowToClient(row), clientSecret };
+}
+
+/** What an edit may change; a field left out stays as it is. */
+export interface ClientChanges extends ClientDetails {
+  name?: string | undefined;
+  redirectUris?: readonly string[] | undefined;
+  redirectUrisField?: 'redirect_uri' | 'redirect_uris';
+  /** Null or blank removes it. */
+  postLogoutRedirectUri?: string | null | undefined;
+}
+
+/**
+ * Edits a client (issue 19): every field is validated as at creation before anything is
+ * written, so a bad one changes nothing. The next /oauth/authorize sees the change. Removing a
+ * redirect URL revokes nothing: a code already issued for it still redeems against it (its
+ * binding is the code's), and tokens are not tied to a redirect URL. Only the owner may edit;
+ * anyone else, and the service's own client, get NotFound. A revoked client cannot be edited.
+ */
+export async function updateClient(
+  db: Executor,
+  clientId: string,
+  ownerId: string | undefined,
+  changes: ClientChanges,
+): Promise<Client> {
+  const row = await findClientRowById(db, clientId);
+  if (!row || (ownerId !== undefined && row.owner_id !== ownerId) || Number(row.first_party) === 1) {
+    throw new NotFound('No such client.');
+  }
+  if (row.revoked_at !== null) throw new Conflict('This client is revoked; a revoked client cannot be edited.');
+  const values: ClientUpdate = {
+    ...(changes.name !== undefined && { name: validateClientName(changes.name) }),
+    ...(changes.redirectUris !== undefined && {
+      redirect_uris: JSON.stringify(
+        validateRedirectUris(changes.redirectUris, changes.redirectUrisField ?? 'redirect_uris'),
+      ),
+    }),
+    ...(changes.postLogoutRedirectUri !== undefined && {
+      post_logout_redirect_uri: validatePostLogoutRedirectUri(changes.postLogoutRedirectUri),
+    }),
+    ...validateDetails(changes),
+  };
+  if (Object.keys(values).length > 0) await updateClientRow(db, clientId, values);
+  return clientRowToClient((await findClientRowById(db, clientId))!);
 }
 
 /**
@@ -117,7 +211,7 @@ export interface FirstPartyClient {
 export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: FirstPartyClient): Promise<void> {
   const values = {
     name: spec.name,
-    redirect_uri: spec.redirectUri,
+    redirect_uris: JSON.stringify([spec.redirectUri]),
     post_logout_redirect_uri: spec.postLogoutRedirectUri,
     secret_hash: digest(spec.secret),
     secret_last4: lastFour(spec.secret),
@@ -126,6 +220,10 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     id: spec.id,
     owner_id: null,
     ...values,
+    description: null,
+    client_uri: null,
+    policy_uri: null,
+    tos_uri: null,
     first_party: 1,
     require_pkce: 1,
     created_at: clock.now(),

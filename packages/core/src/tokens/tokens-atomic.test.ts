@@ -47,7 +47,7 @@ describe('issue 16: one transaction, no silent loss', () => {
     const { client } = await createClient(db, clock, {
       ownerId: userId,
       name: 'App',
-      redirectUri: 'https://client.example/cb',
+      redirectUris: ['https://client.example/cb'],
     });
     const code = await issueAuthorizationCode(db, clock, {
       client,

@@ -32,7 +32,7 @@ type Person = User & { password: string };
 async function signInTo(app: App, person: Person, jar = new CookieJar()): Promise<TokenResponse> {
   const { code } = await authorizeViaPages(system, {
     clientId: app.client.id,
-    redirectUri: app.client.redirectUri,
+    redirectUri: app.client.redirectUris[0]!,
     state: 'st',
     user: person,
     jar,
@@ -150,7 +150,7 @@ describe('AA authorized applications', () => {
     // AA-04: the same browser, still signed in, is asked again rather than sent back silently.
     const next = await driveToDecision(system, adaBrowser, {
       clientId: app.client.id,
-      redirectUri: app.client.redirectUri,
+      redirectUri: app.client.redirectUris[0]!,
       state: 'again',
     });
     expect(next.step).toBe('consent');
@@ -171,7 +171,7 @@ describe('AA authorized applications', () => {
     await signIn(system, jar, ada);
     const { code } = await authorizeViaPages(system, {
       clientId: other.client.id,
-      redirectUri: other.client.redirectUri,
+      redirectUri: other.client.redirectUris[0]!,
       state: 's',
       user: ada,
       jar,

@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
-import { createClient, listClients, revokeClient } from '@latchkey/core';
+import { createClient, findClient, listClients, NotFound, revokeClient, updateClient } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';
 import { validateBody } from '../validate-body.ts';
 import { presentClient, presentCreatedClient } from './client.presenter.ts';
-import { createClientBody } from './client.schema.ts';
+import { createClientBody, redirectUrisOf, updateClientBody } from './client.schema.ts';
 
 export function clientsHandlers(deps: AuthDeps) {
   return {
@@ -17,13 +17,43 @@ export function clientsHandlers(deps: AuthDeps) {
     /** POST /account/clients: registers a client; the secret is in this response only (TS-04). */
     async createClient(req: Request, res: Response): Promise<void> {
       const body = validateBody(createClientBody, req.body);
+      const uris = redirectUrisOf(body) ?? { redirectUris: [], redirectUrisField: 'redirect_uri' as const };
       const created = await createClient(deps.db, deps.clock, {
         ownerId: principalOf(res).userId,
         name: body.name,
-        redirectUri: body.redirect_uri,
+        ...uris,
         postLogoutRedirectUri: body.post_logout_redirect_uri,
+        description: body.description,
+        clientUri: body.client_uri,
+        policyUri: body.policy_uri,
+        tosUri: body.tos_uri,
       });
       res.status(201).json(presentCreatedClient(created));
+    },
+
+    /** GET /account/clients/:id: one of the user's clients; anyone else's is 404. */
+    async getClient(req: Request, res: Response): Promise<void> {
+      const client = await findClient(deps.db, String(req.params.id));
+      if (!client || client.ownerId !== principalOf(res).userId) throw new NotFound('No such client.');
+      res.json(presentClient(client));
+    },
+
+    /**
+     * PATCH /account/clients/:id: edits the fields sent (CE-01), validated as at creation; a bad
+     * one is 400 naming it and nothing changes. Another user's client is 404 (CE-05).
+     */
+    async updateClient(req: Request, res: Response): Promise<void> {
+      const body = validateBody(updateClientBody, req.body);
+      const client = await updateClient(deps.db, String(req.params.id), principalOf(res).userId, {
+        name: body.name,
+        ...redirectUrisOf(body),
+        postLogoutRedirectUri: body.post_logout_redirect_uri,
+        description: body.description,
+        clientUri: body.client_uri,
+        policyUri: body.policy_uri,
+        tosUri: body.tos_uri,
+      });
+      res.json(presentClient(client));
     },
 
     /**

@@ -31,7 +31,7 @@ async function exchangeCode(clientId: string, secret: string, code: string): Pro
   return redeemAuthorizationCode(system.db, system.clock, lifetimesOf(system), {
     client,
     code,
-    redirectUri: client.redirectUri,
+    redirectUri: client.redirectUris[0]!,
     codeVerifier: undefined,
   });
 }
@@ -69,7 +69,12 @@ describe('POST /account/clients', () => {
       client_id: expect.stringMatching(/^lkc_[0-9A-Za-z]{24}$/),
       name: 'Weather widget',
       redirect_uri: 'https://weather.example/callback',
+      redirect_uris: ['https://weather.example/callback'],
       post_logout_redirect_uri: null,
+      description: null,
+      client_uri: null,
+      policy_uri: null,
+      tos_uri: null,
       created_at: new Date(system.clock.now()).toISOString(),
       status: 'active',
       revoked_at: null,

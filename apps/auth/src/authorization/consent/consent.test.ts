@@ -61,6 +61,7 @@ describe('DESIGN.md §4 consent page', () => {
     expect(page.html).toContain(user.email);
     const buttons = findButtons(page.html).map((b) => [b.text, b.attributes.name, b.attributes.value]);
     expect(buttons).toEqual([
+      ['Not you? Switch account', undefined, undefined],
       ['Deny', 'decision', 'deny'],
       ['Allow', 'decision', 'allow'],
     ]);

@@ -46,7 +46,7 @@ async function exchange(authUrl: string, ip: string, creds: Awaited<ReturnType<t
   return post(authUrl, '/oauth/token', ip, {
     grant_type: 'authorization_code',
     code,
-    redirect_uri: creds.client.redirectUri,
+    redirect_uri: creds.client.redirectUris[0]!,
     client_id: creds.client.id,
     client_secret: secret,
   });

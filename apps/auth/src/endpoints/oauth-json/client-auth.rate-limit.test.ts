@@ -47,7 +47,7 @@ async function exchangeFrom(
   return postFrom(address, '/oauth/token', {
     grant_type: 'authorization_code',
     code,
-    redirect_uri: creds.client.redirectUri,
+    redirect_uri: creds.client.redirectUris[0]!,
     client_id: creds.client.id,
     client_secret: secret,
   });
@@ -112,7 +112,7 @@ describe('CA-07 TK-RL-01 failed client authentications are limited per client_id
       const answer = await postFrom(address, '/oauth/token', {
         grant_type: 'authorization_code',
         code: 'not-a-code',
-        redirect_uri: busy.client.redirectUri,
+        redirect_uri: busy.client.redirectUris[0]!,
         client_id: busy.client.id,
         client_secret: busy.clientSecret,
       });

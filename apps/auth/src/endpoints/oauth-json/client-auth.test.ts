@@ -35,7 +35,7 @@ afterAll(async () => {
 /** The code-exchange form without any client credentials. */
 async function codeForm(): Promise<{ code: string; form: Record<string, string> }> {
   const code = await makeCode(system, app.client, user);
-  return { code, form: { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUri } };
+  return { code, form: { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUris[0]! } };
 }
 
 async function expectCodeStillRedeemable(code: string): Promise<void> {

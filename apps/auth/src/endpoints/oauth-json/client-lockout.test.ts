@@ -50,7 +50,7 @@ describe('HD-01 nobody can lock a client out of the token endpoint', () => {
     const exchange = await tokenRequestFrom('127.0.0.1', {
       grant_type: 'authorization_code',
       code,
-      redirect_uri: app.client.redirectUri,
+      redirect_uri: app.client.redirectUris[0]!,
       client_id: app.client.id,
       client_secret: app.clientSecret,
     });

@@ -53,7 +53,7 @@ export async function exchangeCode(
     {
       grant_type: 'authorization_code',
       code,
-      redirect_uri: creds.client.redirectUri,
+      redirect_uri: creds.client.redirectUris[0]!,
       client_id: creds.client.id,
       client_secret: creds.clientSecret,
       ...extra,

@@ -70,7 +70,7 @@ describe('RFC 6749 §4.1.3 authorization code exchange', () => {
     } = {
       grant_type: 'authorization_code',
       code,
-      redirect_uri: app.client.redirectUri,
+      redirect_uri: app.client.redirectUris[0]!,
       client_id: app.client.id,
       client_secret: app.clientSecret,
     };
@@ -135,7 +135,7 @@ describe('RFC 6749 §4.1.3 authorization code exchange', () => {
   it('AC-06 TK-AC-05 a code issued to client A and exchanged by client B is invalid_grant; A can still use it', async () => {
     const code = await makeCode(system, app.client, user);
     await expectOAuthError(
-      await exchangeCode(system, other, code, { redirect_uri: app.client.redirectUri }),
+      await exchangeCode(system, other, code, { redirect_uri: app.client.redirectUris[0]! }),
       400,
       'invalid_grant',
     );

@@ -35,7 +35,7 @@ async function validForm(): Promise<{ code: string; form: Record<string, string>
     form: {
       grant_type: 'authorization_code',
       code,
-      redirect_uri: app.client.redirectUri,
+      redirect_uri: app.client.redirectUris[0]!,
       client_id: app.client.id,
       client_secret: app.clientSecret,
     },

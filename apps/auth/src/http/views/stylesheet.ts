@@ -198,6 +198,10 @@ input:focus-visible {
 .account-label { color: var(--muted); display: block; font-size: 0.8125rem; }
 .account-name, .account-email { display: block; }
 .account-email { color: var(--muted); }
+.app-description { margin: 0 0 16px; overflow-wrap: anywhere; }
+.app-policies { margin: 8px 0 0; color: var(--muted); font-size: 0.875rem; }
+.loopback-note { margin: 0 0 16px; padding: 10px 14px; border-radius: 10px; background: color-mix(in srgb, var(--primary) 8%, var(--card)); font-size: 0.9375rem; }
+.account form { flex: none; font-size: 0.875rem; }
 .redirect-note { margin: 16px 0 0; color: var(--muted); font-size: 0.875rem; overflow-wrap: anywhere; }
 .link-button { background: none; border: 0; padding: 0; font: inherit; color: var(--primary); text-decoration: underline; text-underline-offset: 2px; cursor: pointer; border-radius: 4px; }
 .link-button:hover { color: var(--primary-hover); }

@@ -20,12 +20,18 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function makeClient(overrides: Partial<ClientJson> = {}): ClientJson {
   const id = overrides.id ?? `lkc_${Math.random().toString(36).slice(2, 14)}`;
+  const redirectUri = overrides.redirect_uris?.[0] ?? overrides.redirect_uri ?? 'https://dashboard.acme.test/callback';
   return {
     id,
     client_id: id,
     name: 'Acme Dashboard',
-    redirect_uri: 'https://dashboard.acme.test/callback',
+    redirect_uri: redirectUri,
+    redirect_uris: [redirectUri],
     post_logout_redirect_uri: null,
+    description: null,
+    client_uri: null,
+    policy_uri: null,
+    tos_uri: null,
     created_at: iso(NOW - 30 * DAY),
     status: 'active',
     revoked_at: null,

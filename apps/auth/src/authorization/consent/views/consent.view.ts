@@ -16,6 +16,29 @@ export interface ConsentView {
   redirectHost: string;
   /** The same host in Unicode, shown beside it when it differs. */
   redirectHostUnicode?: string | undefined;
+  /** The redirect URL is a loopback address: the application runs on this computer. */
+  loopback: boolean;
+  /** What the developer says about the application (issue 19); each part optional. */
+  description: string | null;
+  /** The homepage, linked by its host. */
+  homepage: { href: string; host: string } | null;
+  policyUri: string | null;
+  tosUri: string | null;
+}
+
+/** Links to the developer's pages open in a new tab and tell them nothing about this page. */
+function externalLink(href: string, text: string): SafeHtml {
+  return html`<a href="${href}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+}
+
+function policyLinks(view: ConsentView): SafeHtml | string {
+  const links = [
+    view.policyUri ? externalLink(view.policyUri, 'privacy policy') : undefined,
+    view.tosUri ? externalLink(view.tosUri, 'terms of service') : undefined,
+  ].filter((link) => link !== undefined);
+  if (links.length === 0) return '';
+  const joined = links.length === 2 ? html`${links[0]} and ${links[1]}` : links[0];
+  return html`<p class="app-policies">Before you allow it, read its ${joined}.</p>`;
 }
 
 const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
@@ -29,9 +52,14 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
   />
 </svg>`;
 
-/** DESIGN.md §4: names the client and its owner; buttons "Allow" and "Deny". Every value is escaped (CJ-05). */
+/**
+ * DESIGN.md §4: names the client and its owner; buttons "Allow" and "Deny". Issue 19 adds what
+ * the developer registered (description, homepage, policies), a note for a loopback redirect
+ * URL, and "Not you? Switch account". Every value is escaped (CJ-05, CE-11).
+ */
 export function consentPage(view: ConsentView): SafeHtml {
   const initial = Array.from(view.clientName.trim())[0]?.toUpperCase() ?? '?';
+  const homepage = view.homepage ? html` · ${externalLink(view.homepage.href, view.homepage.host)}` : '';
   return layout({
     title: `Authorize ${view.clientName}`,
     wide: true,
@@ -39,10 +67,19 @@ export function consentPage(view: ConsentView): SafeHtml {
         <div class="app-avatar" aria-hidden="true">${initial}</div>
         <div>
           <h1 id="page-title">Authorize ${view.clientName}</h1>
-          <p class="app-owner">by ${view.ownerLabel}</p>
+          <p class="app-owner">by ${view.ownerLabel}${homepage}</p>
         </div>
       </div>
+      ${view.description ? html`<p class="app-description">${view.description}</p>` : ''}
       <p><strong>${view.clientName}</strong> wants to access your Latchkey account.</p>
+      ${
+        view.loopback
+          ? html`<p class="loopback-note" role="note">
+              <strong>This application runs on your own computer.</strong> Its answer goes to ${view.redirectHost} on
+              this device, not to a website. Allow it only if you started it yourself.
+            </p>`
+          : ''
+      }
       <h2>It will be able to</h2>
       <ul class="permissions">
         <li>${check}<span>Read your profile: your name and email address</span></li>
@@ -53,6 +90,10 @@ export function consentPage(view: ConsentView): SafeHtml {
           <span class="account-label">Signed in as</span><strong class="account-name">${view.user.name}</strong
           ><span class="account-email">${view.user.email}</span>
         </div>
+        <form method="post" action="/oauth/authorize/switch-account" class="switch-account">
+          ${csrfField(view.csrfToken)} ${hiddenField('request', view.requestId)}
+          <button class="link-button" type="submit">Not you? Switch account</button>
+        </form>
       </div>
       <form method="post" action="/oauth/authorize/decision">
         ${csrfField(view.csrfToken)} ${hiddenField('request', view.requestId)}
@@ -62,8 +103,10 @@ export function consentPage(view: ConsentView): SafeHtml {
         </div>
       </form>
       <p class="redirect-note">
-        Either way you will be sent back to <strong>${view.redirectHost}</strong>${view.redirectHostUnicode ? html` (${view.redirectHostUnicode})` : ''}. You can revoke access at any time
-        from your API tokens.
-      </p>`,
+        Either way you will be sent back to
+        <strong>${view.redirectHost}</strong>${view.redirectHostUnicode ? html` (${view.redirectHostUnicode})` : ''}.
+        You can revoke access at any time from your API tokens.
+      </p>
+      ${policyLinks(view)}`,
   });
 }
