@@ -27,7 +27,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize(sizes.desktop);
 }
 
-test('screenshots of sign-in, consent, API clients, API tokens and Explorer at desktop and phone width', async ({
+test('screenshots of sign-in, consent, API clients, a client, API tokens and Explorer at desktop and phone width', async ({
   page,
   urls,
 }) => {
@@ -55,7 +55,11 @@ test('screenshots of sign-in, consent, API clients, API tokens and Explorer at d
   await expectPortal(page);
   const widget = await portal('/bff/api/clients', {
     name: 'Weather Widget',
-    redirect_uri: 'https://weather.example/callback',
+    redirect_uris: ['https://weather.example/callback', 'https://staging.weather.example/callback'],
+    description: 'Hourly forecasts for the places you save, on your phone and your desk.',
+    client_uri: 'https://weather.example/',
+    policy_uri: 'https://weather.example/privacy',
+    tos_uri: 'https://weather.example/terms',
   });
   await portal('/bff/api/clients', { name: 'Acme Dashboard', redirect_uri: 'http://localhost:8080/callback' });
   await portal('/bff/api/tokens', { name: 'CI deploy', expires_in_days: 30 });
@@ -64,6 +68,10 @@ test('screenshots of sign-in, consent, API clients, API tokens and Explorer at d
   await page.goto('/clients');
   await expect(page.getByRole('row').filter({ hasText: 'Weather Widget' }).first()).toBeVisible();
   await shoot(page, 'api-clients');
+
+  await page.getByRole('link', { name: 'Weather Widget', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Weather Widget' })).toBeVisible();
+  await shoot(page, 'api-client');
 
   await page.goto('/tokens');
   await expect(page.getByRole('row').filter({ hasText: 'CI deploy' }).first()).toBeVisible();

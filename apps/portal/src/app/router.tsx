@@ -1,6 +1,7 @@
 import type { FetchQueryOptions, QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { paths } from '../config/paths.ts';
+import { clientQueryOptions } from '../features/clients/api/get-client.ts';
 import { clientsQueryOptions } from '../features/clients/api/get-clients.ts';
 import { sessionQueryOptions } from '../features/session/api/get-session.ts';
 import { tokensQueryOptions } from '../features/tokens/api/get-tokens.ts';
@@ -44,6 +45,12 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               ErrorBoundary: RouteErrorBoundary,
               loader: prefetch(queryClient, clientsQueryOptions()),
               lazy: { Component: async () => (await import('./routes/clients.tsx')).ClientsRoute },
+            },
+            {
+              path: paths.client.path,
+              ErrorBoundary: RouteErrorBoundary,
+              loader: ({ params }) => prefetch(queryClient, clientQueryOptions(params.id ?? ''))(),
+              lazy: { Component: async () => (await import('./routes/client.tsx')).ClientRoute },
             },
             {
               path: paths.tokens.path,

@@ -5,6 +5,7 @@
 export const paths = {
   home: { path: '/', href: () => '/' },
   clients: { path: '/clients', href: () => '/clients' },
+  client: { path: '/clients/:id', href: (id: string) => `/clients/${encodeURIComponent(id)}` },
   tokens: { path: '/tokens', href: () => '/tokens' },
   explorer: { path: '/explorer', href: () => '/explorer' },
   signedOut: { path: '/signed-out', href: () => '/signed-out' },
@@ -17,6 +18,7 @@ export const bff = {
   endSession: '/bff/end-session',
   graphql: '/bff/graphql',
   clients: '/bff/api/clients',
+  client: (id: string) => `/bff/api/clients/${encodeURIComponent(id)}`,
   revokeClient: (id: string) => `/bff/api/clients/${encodeURIComponent(id)}/revoke`,
   tokens: '/bff/api/tokens',
   revokeToken: (id: string) => `/bff/api/tokens/${encodeURIComponent(id)}/revoke`,

@@ -88,7 +88,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
 }
 
 export interface BffRequest {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH';
   /** Sent as an `application/json` body. */
   json?: unknown;
   signal?: AbortSignal;

@@ -7,6 +7,7 @@ import type {
   ErrorJson,
   SessionJson,
   TokenJson,
+  UpdateClientRequest,
 } from '@latchkey/contracts';
 import { db, iso, makeClient, makeToken } from './db.ts';
 
@@ -73,6 +74,37 @@ export const handlers = [
       { client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' },
       { status: 201 },
     );
+  }),
+
+  http.get('/bff/api/clients/:id', async ({ request, params }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    const client = db.clients.find((c) => c.id === params.id);
+    return client ? HttpResponse.json<ClientJson>(client) : refusal(404, 'not_found', 'No such client.');
+  }),
+
+  http.patch('/bff/api/clients/:id', async ({ request, params }) => {
+    const body = (await record(request)) as UpdateClientRequest;
+    const refused = guard(request);
+    if (refused) return refused;
+    const client = db.clients.find((c) => c.id === params.id);
+    if (!client) return refusal(404, 'not_found', 'No such client.');
+    if (body.redirect_uris?.some((uri) => uri.includes('example.invalid'))) {
+      return validationFailed('redirect_uris', 'The redirect URL must not point at example.invalid.');
+    }
+    const uris = body.redirect_uris ?? client.redirect_uris;
+    Object.assign(client, {
+      ...(body.name !== undefined && { name: body.name }),
+      redirect_uri: uris[0],
+      redirect_uris: uris,
+      ...(body.post_logout_redirect_uri !== undefined && { post_logout_redirect_uri: body.post_logout_redirect_uri }),
+      ...(body.description !== undefined && { description: body.description }),
+      ...(body.client_uri !== undefined && { client_uri: body.client_uri }),
+      ...(body.policy_uri !== undefined && { policy_uri: body.policy_uri }),
+      ...(body.tos_uri !== undefined && { tos_uri: body.tos_uri }),
+    });
+    return HttpResponse.json<ClientJson>(client);
   }),
 
   http.post('/bff/api/clients/:id/revoke', async ({ request, params }) => {

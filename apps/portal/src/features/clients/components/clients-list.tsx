@@ -1,4 +1,6 @@
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
@@ -70,9 +72,9 @@ function ClientRow({ client, onRevoke }: { client: OAuthClient; onRevoke: () => 
   return (
     <tr data-muted={revoked}>
       <td data-label="Name">
-        <span id={nameId} className="cell-title">
+        <Link id={nameId} className="cell-title" to={paths.client.href(client.id)}>
           {client.name}
-        </span>
+        </Link>
       </td>
       <td data-label="Client ID">
         <span className="inline-copy">
@@ -82,6 +84,9 @@ function ClientRow({ client, onRevoke }: { client: OAuthClient; onRevoke: () => 
       </td>
       <td data-label="Redirect URL">
         <code className="break">{client.redirect_uri}</code>
+        {client.redirect_uris.length > 1 ? (
+          <span className="cell-subtitle">and {client.redirect_uris.length - 1} more</span>
+        ) : null}
       </td>
       <td data-label="Created">
         <Time value={client.created_at} />

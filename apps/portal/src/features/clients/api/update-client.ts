@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { bff } from '../../../config/paths.ts';
+import { clientJson, type UpdateClientRequest } from '@latchkey/contracts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
+
+export interface ClientEdit {
+  name: string;
+  redirectUris: string[];
+  /** Empty clears the optional ones. */
+  postLogoutRedirectUri: string;
+  description: string;
+  homepage: string;
+  privacyPolicy: string;
+  terms: string;
+}
+
+/** PATCH /bff/api/clients/:id: effective on the application's next sign-in. */
+export function updateClient(id: string, edit: ClientEdit): Promise<OAuthClient> {
+  const json: UpdateClientRequest = {
+    name: edit.name,
+    redirect_uris: edit.redirectUris,
+    post_logout_redirect_uri: edit.postLogoutRedirectUri || null,
+    description: edit.description || null,
+    client_uri: edit.homepage || null,
+    policy_uri: edit.privacyPolicy || null,
+    tos_uri: edit.terms || null,
+  };
+  return apiRequest(bff.client(id), clientJson, { method: 'PATCH', json });
+}
+
+export function useUpdateClient(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (edit: ClientEdit) => updateClient(id, edit),
+    // The list's key prefixes the detail's: both are fetched again.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientsQueryOptions().queryKey }),
+    meta: { inlineErrors: true },
+  });
+}

@@ -1,0 +1,148 @@
+import { useState, type ReactNode } from 'react';
+import { Badge } from '../../../components/badge.tsx';
+import { Button } from '../../../components/button.tsx';
+import { CopyButton } from '../../../components/copy-button.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { ErrorState, LoadingState } from '../../../components/query-states.tsx';
+import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
+import { Time } from '../../../components/time.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { useClient } from '../api/get-client.ts';
+import type { OAuthClient } from '../api/get-clients.ts';
+import { useRevokeClient } from '../api/revoke-client.ts';
+import { EditClientDialog } from './edit-client-dialog.tsx';
+
+/** One client: everything it is registered with, Edit client and Revoke. */
+export function ClientDetails({ id }: { id: string }) {
+  const client = useClient(id);
+  useDocumentTitle(client.data?.name ?? 'API client');
+  if (client.data === undefined) {
+    if (!client.isError) return <LoadingState label="Loading the client…" />;
+    const missing = client.error instanceof ApiError && client.error.status === 404;
+    return (
+      <ErrorState
+        title={missing ? 'No such client' : 'Could not load this client'}
+        error={client.error}
+        onRetry={missing ? undefined : () => void client.refetch()}
+      />
+    );
+  }
+  return <Details client={client.data} />;
+}
+
+/** A link to a page the developer registered; plain text until the browser is asked to leave. */
+function External({ href }: { href: string | null }) {
+  if (href === null) return <span className="muted">None</span>;
+  return (
+    <a className="break" href={href} target="_blank" rel="noopener noreferrer">
+      {href}
+    </a>
+  );
+}
+
+function Item({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="details__item">
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function Details({ client }: { client: OAuthClient }) {
+  const [dialog, setDialog] = useState<'edit' | 'revoke' | null>(null);
+  const revoke = useRevokeClient();
+  const revoked = client.status === 'revoked';
+  return (
+    <>
+      <PageHeader
+        title={client.name}
+        description={
+          revoked
+            ? 'This client is revoked: it signs nobody in, and its tokens no longer work.'
+            : 'Changes take effect the next time someone signs in to the application.'
+        }
+        actions={
+          revoked ? null : (
+            <>
+              <Button variant="primary" onClick={() => setDialog('edit')}>
+                Edit client
+              </Button>
+              <Button
+                variant="danger"
+                onClick={() => {
+                  revoke.reset();
+                  setDialog('revoke');
+                }}
+              >
+                Revoke
+              </Button>
+            </>
+          )
+        }
+      />
+      <dl className="details">
+        <Item term="Client ID">
+          <span className="inline-copy">
+            <code className="break">{client.client_id}</code>
+            <CopyButton value={client.client_id} label="Copy client ID" />
+          </span>
+        </Item>
+        <Item term="Status">
+          {revoked ? <Badge tone="neutral">Revoked</Badge> : <Badge tone="success">Active</Badge>}
+        </Item>
+        <Item term="Created">
+          <Time value={client.created_at} />
+        </Item>
+        <Item term="Redirect URLs">
+          <ul className="details__list">
+            {client.redirect_uris.map((uri) => (
+              <li key={uri}>
+                <code className="break">{uri}</code>
+              </li>
+            ))}
+          </ul>
+        </Item>
+        <Item term="Description">
+          {client.description === null ? (
+            <span className="muted">None</span>
+          ) : (
+            <span className="break">{client.description}</span>
+          )}
+        </Item>
+        <Item term="Homepage">
+          <External href={client.client_uri} />
+        </Item>
+        <Item term="Privacy policy">
+          <External href={client.policy_uri} />
+        </Item>
+        <Item term="Terms of service">
+          <External href={client.tos_uri} />
+        </Item>
+        <Item term="Post-logout redirect URL">
+          {client.post_logout_redirect_uri === null ? (
+            <span className="muted">None</span>
+          ) : (
+            <code className="break">{client.post_logout_redirect_uri}</code>
+          )}
+        </Item>
+      </dl>
+      {dialog === 'edit' ? <EditClientDialog client={client} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'revoke' ? (
+        <RevokeDialog
+          title="Revoke this client?"
+          id={client.id}
+          revoke={revoke}
+          revokedMessage={`Revoked the client “${client.name}”.`}
+          onClose={() => setDialog(null)}
+        >
+          <p>
+            <strong>{client.name}</strong> will no longer be able to sign anyone in, and every token it has issued stops
+            working immediately, for every user.
+          </p>
+        </RevokeDialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,204 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_REDIRECT_URIS } from '@latchkey/contracts';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Dialog } from '../../../components/dialog.tsx';
+import { Field } from '../../../components/field.tsx';
+import { showToast } from '../../../lib/toasts.ts';
+import { useFieldErrors } from '../../../lib/use-field-errors.ts';
+import type { OAuthClient } from '../api/get-clients.ts';
+import { useUpdateClient } from '../api/update-client.ts';
+import { parseRedirectUrls, validateClientEditForm, type ClientEditInput } from '../validation/client-form.ts';
+
+type FormField = keyof ClientEditInput;
+
+const FIELDS: readonly FormField[] = [
+  'name',
+  'redirectUris',
+  'description',
+  'homepage',
+  'privacyPolicy',
+  'terms',
+  'postLogoutRedirectUri',
+];
+
+/** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
+const SERVER_FIELDS = {
+  name: 'name',
+  redirect_uri: 'redirectUris',
+  redirect_uris: 'redirectUris',
+  description: 'description',
+  client_uri: 'homepage',
+  policy_uri: 'privacyPolicy',
+  tos_uri: 'terms',
+  post_logout_redirect_uri: 'postLogoutRedirectUri',
+} as const;
+
+function initialValues(client: OAuthClient): ClientEditInput {
+  return {
+    name: client.name,
+    redirectUris: client.redirect_uris.join('\n'),
+    postLogoutRedirectUri: client.post_logout_redirect_uri ?? '',
+    description: client.description ?? '',
+    homepage: client.client_uri ?? '',
+    privacyPolicy: client.policy_uri ?? '',
+    terms: client.tos_uri ?? '',
+  };
+}
+
+/**
+ * Edit client: every field of the client but its secret, checked as the server checks them.
+ * Saving takes effect on the application's next sign-in; a redirect URL removed here signs
+ * nobody out (CE-07). Render it only while open.
+ */
+export function EditClientDialog({ client, onClose }: { client: OAuthClient; onClose: () => void }) {
+  const [values, setValues] = useState(() => initialValues(client));
+  const refs = {
+    name: useRef<HTMLInputElement>(null),
+    redirectUris: useRef<HTMLTextAreaElement>(null),
+    postLogoutRedirectUri: useRef<HTMLInputElement>(null),
+    description: useRef<HTMLTextAreaElement>(null),
+    homepage: useRef<HTMLInputElement>(null),
+    privacyPolicy: useRef<HTMLInputElement>(null),
+    terms: useRef<HTMLInputElement>(null),
+  };
+  const fieldErrors = useFieldErrors({
+    fields: FIELDS,
+    serverFields: SERVER_FIELDS,
+    focus: (field) => refs[field].current?.focus(),
+  });
+  const { errors } = fieldErrors;
+  const update = useUpdateClient(client.id);
+
+  function change(field: FormField, value: string): void {
+    setValues((current) => ({ ...current, [field]: value }));
+    fieldErrors.clear(field);
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    if (fieldErrors.show(validateClientEditForm(values))) return;
+    update.mutate(
+      {
+        name: values.name.trim(),
+        redirectUris: parseRedirectUrls(values.redirectUris),
+        postLogoutRedirectUri: values.postLogoutRedirectUri.trim(),
+        description: values.description.trim(),
+        homepage: values.homepage.trim(),
+        privacyPolicy: values.privacyPolicy.trim(),
+        terms: values.terms.trim(),
+      },
+      {
+        onSuccess: (saved) => {
+          showToast({ tone: 'success', message: `Saved the client “${saved.name}”.` });
+          onClose();
+        },
+        onError: fieldErrors.showServerError,
+      },
+    );
+  }
+
+  const urlInput = (field: 'homepage' | 'privacyPolicy' | 'terms' | 'postLogoutRedirectUri', name: string) =>
+    function UrlInput(control: Parameters<Parameters<typeof Field>[0]['children']>[0]) {
+      return (
+        <input
+          {...control}
+          ref={refs[field]}
+          name={name}
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="https://"
+          value={values[field]}
+          onChange={(event) => change(field, event.target.value)}
+        />
+      );
+    };
+
+  return (
+    <Dialog open title="Edit client" onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <Field
+          label="Client name"
+          error={errors.name}
+          hint="Shown to people when your application asks for their approval."
+        >
+          {(control) => (
+            <input
+              {...control}
+              ref={refs.name}
+              name="name"
+              type="text"
+              autoComplete="off"
+              maxLength={MAX_NAME_LENGTH + 20}
+              value={values.name}
+              onChange={(event) => change('name', event.target.value)}
+              data-autofocus
+            />
+          )}
+        </Field>
+        <Field
+          label="Redirect URLs"
+          error={errors.redirectUris}
+          hint={`One per line, up to ${MAX_REDIRECT_URIS}: production, staging, http://localhost… Your application must send one of them exactly. Removing one signs nobody out.`}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              ref={refs.redirectUris}
+              name="redirect_uris"
+              rows={3}
+              autoComplete="off"
+              spellCheck={false}
+              value={values.redirectUris}
+              onChange={(event) => change('redirectUris', event.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Description (optional)"
+          error={errors.description}
+          hint={`Shown on the approval page, up to ${MAX_DESCRIPTION_LENGTH} characters.`}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              ref={refs.description}
+              name="description"
+              rows={2}
+              maxLength={MAX_DESCRIPTION_LENGTH + 20}
+              value={values.description}
+              onChange={(event) => change('description', event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Homepage URL (optional)" error={errors.homepage}>
+          {urlInput('homepage', 'client_uri')}
+        </Field>
+        <Field label="Privacy policy URL (optional)" error={errors.privacyPolicy}>
+          {urlInput('privacyPolicy', 'policy_uri')}
+        </Field>
+        <Field label="Terms of service URL (optional)" error={errors.terms}>
+          {urlInput('terms', 'tos_uri')}
+        </Field>
+        <Field
+          label="Post-logout redirect URL (optional)"
+          error={errors.postLogoutRedirectUri}
+          hint="Where people return after your application signs them out of Latchkey."
+        >
+          {urlInput('postLogoutRedirectUri', 'post_logout_redirect_uri')}
+        </Field>
+        {fieldErrors.generalError(update.error) ? (
+          <Alert tone="error">{fieldErrors.generalError(update.error)}</Alert>
+        ) : null}
+        <div className="form-actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" disabled={update.isPending} aria-busy={update.isPending}>
+            Save changes
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
