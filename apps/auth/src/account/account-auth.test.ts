@@ -33,6 +33,13 @@ const ENDPOINTS: Endpoint[] = [
     path: () => '/account/clients',
     json: { name: 'Sneaky', redirect_uri: 'https://sneaky.example/cb' },
   },
+  { method: 'GET', label: '/account/clients/:id', path: () => `/account/clients/${clientId}` },
+  {
+    method: 'PATCH',
+    label: '/account/clients/:id',
+    path: () => `/account/clients/${clientId}`,
+    json: { name: 'Hijacked', redirect_uris: ['https://attacker.example/cb'] },
+  },
   { method: 'POST', label: '/account/clients/:id/revoke', path: () => `/account/clients/${clientId}/revoke` },
   { method: 'GET', label: '/account/tokens', path: () => '/account/tokens' },
   { method: 'POST', label: '/account/tokens', path: () => '/account/tokens', json: { name: 'sneaky' } },
@@ -41,7 +48,11 @@ const ENDPOINTS: Endpoint[] = [
 
 /** Everything an account call could change: clients, tokens and grants with their revocation times. */
 async function snapshot(): Promise<string> {
-  const clients = await system.db.selectFrom('clients').select(['id', 'revoked_at']).orderBy('id').execute();
+  const clients = await system.db
+    .selectFrom('clients')
+    .select(['id', 'name', 'redirect_uris', 'revoked_at'])
+    .orderBy('id')
+    .execute();
   const tokens = await system.db.selectFrom('access_tokens').select(['id', 'revoked_at']).orderBy('id').execute();
   const grants = await system.db.selectFrom('grants').select(['id', 'revoked_at']).orderBy('id').execute();
   return JSON.stringify({ clients, tokens, grants });
@@ -292,6 +303,7 @@ describe('routing', () => {
       ['DELETE', '/account/me', 'GET, HEAD'],
       ['PUT', '/account/clients', 'GET, HEAD, POST'],
       ['GET', `/account/clients/${clientId}/revoke`, 'POST'],
+      ['DELETE', `/account/clients/${clientId}`, 'GET, HEAD, PATCH'],
       ['DELETE', '/account/tokens', 'GET, HEAD, POST'],
       ['GET', `/account/tokens/${patId}/revoke`, 'POST'],
     ];

@@ -70,6 +70,35 @@ describe('account proxy: /bff/api/* → the authorization server /account/* (DD-
     expect(after.body).toEqual([expect.objectContaining({ id: client.id, status: 'revoked' })]);
   });
 
+  it('CE-13 API clients: GET and PATCH /bff/api/clients/:id reach the account endpoint; PATCH needs X-Latchkey-Portal', async () => {
+    const created = await browser.request('/bff/api/clients', {
+      json: { name: 'Editable', redirect_uri: 'https://edit.example/callback' },
+    });
+    const id: string = created.body.client.id;
+    const refused = await browser.request(`/bff/api/clients/${id}`, {
+      method: 'PATCH',
+      json: { name: 'Forged' },
+      headers: { 'x-latchkey-portal': undefined },
+    });
+    expect(refused.status).toBe(403);
+    const edited = await browser.request(`/bff/api/clients/${id}`, {
+      method: 'PATCH',
+      json: { name: 'Edited', redirect_uris: ['https://edit.example/callback', 'http://localhost:5173/cb'] },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({
+      id,
+      name: 'Edited',
+      redirect_uris: ['https://edit.example/callback', 'http://localhost:5173/cb'],
+    });
+    const read = await browser.request(`/bff/api/clients/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(edited.body);
+    const wrong = await browser.request(`/bff/api/clients/${id}`, { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, PATCH');
+  });
+
   it('API clients: a bad redirect URL comes back as the server said it, 400 validation_failed naming the field', async () => {
     const answer = await browser.request('/bff/api/clients', {
       json: { name: 'Bad', redirect_uri: 'ftp://x.example/cb' },
