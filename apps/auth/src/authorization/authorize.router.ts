@@ -1,5 +1,4 @@
 import { Router, type RequestHandler } from 'express';
-import { findActiveClient } from '@latchkey/core';
 import type { AuthDeps } from '../deps.ts';
 import { PageError } from '../http/page-error.ts';
 import { sendPage } from '../http/send-page.ts';
@@ -12,8 +11,7 @@ import {
 } from './pending-authorization.ts';
 import { authorizationErrorRedirect, markRedirectVerified } from './authorization-error-redirect.ts';
 import { assembleAuthorizeParams } from './authorize-params.ts';
-import { InvalidAuthorizationRequest } from './authorize.errors.ts';
-import { checkClient } from './check-client.ts';
+import { checkClient, checkPendingClient } from './check-client.ts';
 import { rejectDuplicates } from './check-duplicates.ts';
 import { checkPkce } from './check-pkce.ts';
 import { checkPrompt } from './check-prompt.ts';
@@ -72,10 +70,12 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
         'Go back to the application and start signing in again.',
       );
     }
-    const client = await findActiveClient(deps.db, pending.clientId);
-    if (!client) {
+    let client;
+    try {
+      client = await checkPendingClient(deps.db, pending);
+    } catch (err) {
       removePendingAuthorization(req, pending.id);
-      throw new InvalidAuthorizationRequest('The application (client_id) is unknown or no longer active.');
+      throw err;
     }
     markRedirectVerified(res, pending);
     await proceedWithAuthorization(deps, req, res, pending, client);

@@ -2,7 +2,15 @@
 // node-pg project, on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@latchkey/core';
-import { authorizeViaPages, CookieJar, openAuthorize } from '#test/support/browserless-flow.ts';
+import {
+  authorizeViaPages,
+  CookieJar,
+  followRedirect,
+  getConsent,
+  openAuthorize,
+  submitDecision,
+  submitSignIn,
+} from '#test/support/browserless-flow.ts';
 import { makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { countCodes, expectErrorPage } from '../../authorization/authorize.fixture.ts';
@@ -168,6 +176,24 @@ describe('issue 19: PATCH /account/clients/:id', () => {
       }),
     });
     expect(refreshed.status).toBe(200);
+  });
+
+  it('CE-01 a redirect URL removed while the consent page is open, or before sign-in completes: a page, no code', async () => {
+    const client = await register({ name: 'Pulled', redirect_uris: [PROD, STAGING] });
+    const jar = new CookieJar();
+    const consent = await getConsent(system, jar, { clientId: client.id, redirectUri: STAGING, state: 's' }, alice);
+    const signingIn = new CookieJar();
+    const signInPage = await openAuthorize(system, signingIn, { clientId: client.id, redirectUri: STAGING });
+    expect(signInPage.step).toBe('signin');
+    expect((await edit(client.id, { redirect_uris: [PROD] })).status).toBe(200);
+    const before = await countCodes(system);
+    expectErrorPage(await submitDecision(system, jar, consent, 'allow'));
+    let page = await submitSignIn(system, signingIn, signInPage, alice);
+    if (page.step === 'redirect' && page.location?.startsWith(system.authUrl))
+      page = await followRedirect(system, signingIn, page);
+    expectErrorPage(page);
+    expect(page.html).toContain('no longer registered');
+    expect(await countCodes(system)).toBe(before);
   });
 
   it('CE-01 name and details change at once and show on the next consent page; blank or null clears a detail', async () => {

@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
-import { findActiveClient, recordConsent } from '@latchkey/core';
+import { recordConsent } from '@latchkey/core';
+import { checkPendingClient } from '../check-client.ts';
 import type { AuthDeps } from '../../deps.ts';
 import { assertCsrfToken, CSRF_FIELD } from '../../http/csrf.ts';
 import { CsrfRejected, PageError } from '../../http/page-error.ts';
 import { markRedirectVerified } from '../authorization-error-redirect.ts';
 import { redirectWithError } from '../authorization-response.ts';
 import { issueCodeAndRedirect } from '../issue-code.ts';
-import { AuthorizationErrorCode, InvalidAuthorizationRequest } from '../authorize.errors.ts';
+import { AuthorizationErrorCode } from '../authorize.errors.ts';
 import { currentUser } from '../../interaction/current-user.ts';
 import { findPendingAuthorization, removePendingAuthorization } from '../pending-authorization.ts';
 import { decisionForm } from './consent.schema.ts';
@@ -29,8 +30,7 @@ export function consentHandler(deps: AuthDeps) {
       throw new PageError(400, 'Choose Allow or Deny', 'The form did not say whether you allow or deny access.');
 
     removePendingAuthorization(req, pending.id);
-    const client = await findActiveClient(deps.db, pending.clientId);
-    if (!client) throw new InvalidAuthorizationRequest('The application (client_id) is unknown or no longer active.');
+    const client = await checkPendingClient(deps.db, pending);
     markRedirectVerified(res, pending);
 
     if (form.data.decision === 'deny') {
