@@ -1,10 +1,9 @@
 import { useRef, useState } from 'react';
-import { MAX_NAME_LENGTH } from '@latchkey/contracts';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
-import { Field } from '../../../components/field.tsx';
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import { useCreateClient, type CreatedClient } from '../api/create-client.ts';
+import { ClientNameField, UrlField } from './client-fields.tsx';
 import { validateClientForm } from '../validation/client-form.ts';
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
@@ -52,15 +51,16 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
   const [name, setName] = useState('');
   const [redirectUri, setRedirectUri] = useState('');
   const [postLogoutRedirectUri, setPostLogoutRedirectUri] = useState('');
-  const refs = {
-    name: useRef<HTMLInputElement>(null),
-    redirectUri: useRef<HTMLInputElement>(null),
-    postLogoutRedirectUri: useRef<HTMLInputElement>(null),
-  };
+  const nameRef = useRef<HTMLInputElement>(null);
+  const redirectUriRef = useRef<HTMLInputElement>(null);
+  const postLogoutRedirectUriRef = useRef<HTMLInputElement>(null);
   const fieldErrors = useFieldErrors({
     fields: ['name', 'redirectUri', 'postLogoutRedirectUri'],
     serverFields: SERVER_FIELDS,
-    focus: (field) => refs[field].current?.focus(),
+    focus: (field) =>
+      ({ name: nameRef, redirectUri: redirectUriRef, postLogoutRedirectUri: postLogoutRedirectUriRef })[
+        field
+      ].current?.focus(),
   });
   const { errors } = fieldErrors;
   const createClient = useCreateClient({ onCreated });
@@ -81,74 +81,39 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
       onSubmit={submit}
       onCancel={onCancel}
     >
-      <Field
-        label="Client name"
+      <ClientNameField
+        value={name}
         error={errors.name}
-        hint="Shown to people when your application asks for their approval."
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={refs.name}
-            name="name"
-            type="text"
-            autoComplete="off"
-            maxLength={MAX_NAME_LENGTH + 20}
-            value={name}
-            onChange={(event) => {
-              setName(event.target.value);
-              fieldErrors.clear('name');
-            }}
-            data-autofocus
-          />
-        )}
-      </Field>
-      <Field
+        ref={nameRef}
+        onChange={(value) => {
+          setName(value);
+          fieldErrors.clear('name');
+        }}
+      />
+      <UrlField
         label="Redirect URL"
-        error={errors.redirectUri}
+        name="redirect_uri"
         hint="Where people return after approving, for example https://app.example.com/callback. Use https, or http for localhost."
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={refs.redirectUri}
-            name="redirect_uri"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://"
-            value={redirectUri}
-            onChange={(event) => {
-              setRedirectUri(event.target.value);
-              fieldErrors.clear('redirectUri');
-            }}
-          />
-        )}
-      </Field>
-      <Field
+        value={redirectUri}
+        error={errors.redirectUri}
+        ref={redirectUriRef}
+        onChange={(value) => {
+          setRedirectUri(value);
+          fieldErrors.clear('redirectUri');
+        }}
+      />
+      <UrlField
         label="Post-logout redirect URL (optional)"
-        error={errors.postLogoutRedirectUri}
+        name="post_logout_redirect_uri"
         hint="Where people return after your application signs them out of Latchkey, for example https://app.example.com/signed-out."
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={refs.postLogoutRedirectUri}
-            name="post_logout_redirect_uri"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://"
-            value={postLogoutRedirectUri}
-            onChange={(event) => {
-              setPostLogoutRedirectUri(event.target.value);
-              fieldErrors.clear('postLogoutRedirectUri');
-            }}
-          />
-        )}
-      </Field>
+        value={postLogoutRedirectUri}
+        error={errors.postLogoutRedirectUri}
+        ref={postLogoutRedirectUriRef}
+        onChange={(value) => {
+          setPostLogoutRedirectUri(value);
+          fieldErrors.clear('postLogoutRedirectUri');
+        }}
+      />
     </CreateForm>
   );
 }

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_REDIRECT_URIS } from '@latchkey/contracts';
+import { MAX_DESCRIPTION_LENGTH, MAX_REDIRECT_URIS } from '@latchkey/contracts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
@@ -8,6 +8,7 @@ import { showToast } from '../../../lib/toasts.ts';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import type { OAuthClient } from '../api/get-clients.ts';
 import { useUpdateClient } from '../api/update-client.ts';
+import { ClientNameField, UrlField } from './client-fields.tsx';
 import { parseRedirectUrls, validateClientEditForm, type ClientEditInput } from '../validation/client-form.ts';
 
 type FormField = keyof ClientEditInput;
@@ -53,19 +54,26 @@ function initialValues(client: OAuthClient): ClientEditInput {
  */
 export function EditClientDialog({ client, onClose }: { client: OAuthClient; onClose: () => void }) {
   const [values, setValues] = useState(() => initialValues(client));
-  const refs = {
-    name: useRef<HTMLInputElement>(null),
-    redirectUris: useRef<HTMLTextAreaElement>(null),
-    postLogoutRedirectUri: useRef<HTMLInputElement>(null),
-    description: useRef<HTMLTextAreaElement>(null),
-    homepage: useRef<HTMLInputElement>(null),
-    privacyPolicy: useRef<HTMLInputElement>(null),
-    terms: useRef<HTMLInputElement>(null),
-  };
+  const nameRef = useRef<HTMLInputElement>(null);
+  const redirectUrisRef = useRef<HTMLTextAreaElement>(null);
+  const descriptionRef = useRef<HTMLTextAreaElement>(null);
+  const homepageRef = useRef<HTMLInputElement>(null);
+  const privacyPolicyRef = useRef<HTMLInputElement>(null);
+  const termsRef = useRef<HTMLInputElement>(null);
+  const postLogoutRedirectUriRef = useRef<HTMLInputElement>(null);
   const fieldErrors = useFieldErrors({
     fields: FIELDS,
     serverFields: SERVER_FIELDS,
-    focus: (field) => refs[field].current?.focus(),
+    focus: (field) =>
+      ({
+        name: nameRef,
+        redirectUris: redirectUrisRef,
+        description: descriptionRef,
+        homepage: homepageRef,
+        privacyPolicy: privacyPolicyRef,
+        terms: termsRef,
+        postLogoutRedirectUri: postLogoutRedirectUriRef,
+      })[field].current?.focus(),
   });
   const { errors } = fieldErrors;
   const update = useUpdateClient(client.id);
@@ -98,46 +106,15 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
     );
   }
 
-  const urlInput = (field: 'homepage' | 'privacyPolicy' | 'terms' | 'postLogoutRedirectUri', name: string) =>
-    function UrlInput(control: Parameters<Parameters<typeof Field>[0]['children']>[0]) {
-      return (
-        <input
-          {...control}
-          ref={refs[field]}
-          name={name}
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="https://"
-          value={values[field]}
-          onChange={(event) => change(field, event.target.value)}
-        />
-      );
-    };
-
   return (
     <Dialog open title="Edit client" onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <Field
-          label="Client name"
+        <ClientNameField
+          value={values.name}
           error={errors.name}
-          hint="Shown to people when your application asks for their approval."
-        >
-          {(control) => (
-            <input
-              {...control}
-              ref={refs.name}
-              name="name"
-              type="text"
-              autoComplete="off"
-              maxLength={MAX_NAME_LENGTH + 20}
-              value={values.name}
-              onChange={(event) => change('name', event.target.value)}
-              data-autofocus
-            />
-          )}
-        </Field>
+          ref={nameRef}
+          onChange={(value) => change('name', value)}
+        />
         <Field
           label="Redirect URLs"
           error={errors.redirectUris}
@@ -146,7 +123,7 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
           {(control) => (
             <textarea
               {...control}
-              ref={refs.redirectUris}
+              ref={redirectUrisRef}
               name="redirect_uris"
               rows={3}
               autoComplete="off"
@@ -164,7 +141,7 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
           {(control) => (
             <textarea
               {...control}
-              ref={refs.description}
+              ref={descriptionRef}
               name="description"
               rows={2}
               maxLength={MAX_DESCRIPTION_LENGTH + 20}
@@ -173,22 +150,39 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
             />
           )}
         </Field>
-        <Field label="Homepage URL (optional)" error={errors.homepage}>
-          {urlInput('homepage', 'client_uri')}
-        </Field>
-        <Field label="Privacy policy URL (optional)" error={errors.privacyPolicy}>
-          {urlInput('privacyPolicy', 'policy_uri')}
-        </Field>
-        <Field label="Terms of service URL (optional)" error={errors.terms}>
-          {urlInput('terms', 'tos_uri')}
-        </Field>
-        <Field
+        <UrlField
+          label="Homepage URL (optional)"
+          name="client_uri"
+          value={values.homepage}
+          error={errors.homepage}
+          ref={homepageRef}
+          onChange={(value) => change('homepage', value)}
+        />
+        <UrlField
+          label="Privacy policy URL (optional)"
+          name="policy_uri"
+          value={values.privacyPolicy}
+          error={errors.privacyPolicy}
+          ref={privacyPolicyRef}
+          onChange={(value) => change('privacyPolicy', value)}
+        />
+        <UrlField
+          label="Terms of service URL (optional)"
+          name="tos_uri"
+          value={values.terms}
+          error={errors.terms}
+          ref={termsRef}
+          onChange={(value) => change('terms', value)}
+        />
+        <UrlField
           label="Post-logout redirect URL (optional)"
-          error={errors.postLogoutRedirectUri}
+          name="post_logout_redirect_uri"
           hint="Where people return after your application signs them out of Latchkey."
-        >
-          {urlInput('postLogoutRedirectUri', 'post_logout_redirect_uri')}
-        </Field>
+          value={values.postLogoutRedirectUri}
+          error={errors.postLogoutRedirectUri}
+          ref={postLogoutRedirectUriRef}
+          onChange={(value) => change('postLogoutRedirectUri', value)}
+        />
         {fieldErrors.generalError(update.error) ? (
           <Alert tone="error">{fieldErrors.generalError(update.error)}</Alert>
         ) : null}
