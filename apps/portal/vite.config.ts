@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 /**
  * The portal is served by the BFF from `dist/` in production (`npm start`); in development
@@ -7,7 +8,17 @@ import { defineConfig } from 'vite';
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Issue 20: every text file of the build also as .br and .gz beside it, compressed once here
+    // rather than per request; the BFF picks one by Accept-Encoding (spa.router.ts). Files under
+    // 1 KB, or that would not shrink, stay as they are.
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      include: /\.(html|css|js|mjs|json|svg|ttf)$/,
+      threshold: 1024,
+    }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,15 +1,58 @@
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import express, { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { RETRY_AFTER_SECONDS } from '@latchkey/runtime';
 import { sendNotice } from '../http/notice-page.ts';
 
 /** Vite names every file under assets/ by its content hash: it can be cached for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Only a navigation that asks for HTML gets the app; a missing script stays a 404. */
-function wantsHtml(req: Request): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
+/**
+ * Which requests get the app's page (index.html), as history-fallback servers decide it: a GET
+ * or HEAD outside /assets/ that accepts HTML, or that accepts any type (curl's and fetch's
+ * default Accept, or none at all) for a path whose last segment is not a file name. A missing
+ * script or `/package.json` stays a 404.
+ */
+function wantsAppPage(req: Request): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (req.path.startsWith('/assets/')) return false;
+  const accept = req.headers.accept ?? '*/*';
+  if (accept.includes('text/html')) return true;
+  return accept.includes('*/*') && !(req.path.split('/').pop() ?? '').includes('.');
+}
+
+/**
+ * The build's files, precompressed (issue 20): Vite writes `.br` and `.gz` beside each text
+ * file (apps/portal/vite.config.ts) and express-static-gzip serves the one `Accept-Encoding`
+ * asks for, brotli first, with `Vary: Accept-Encoding`; nothing is compressed per request. It
+ * lists the compressed files when the server starts, so a portal rebuilt under a running server
+ * is served uncompressed until the restart. A path that does not decode is not a file here: it
+ * goes on to the 404 (express-static-gzip would answer it a plain-text 400).
+ */
+function precompressedFiles(distDir: string, assets: string): RequestHandler {
+  const serve = expressStaticGzip(distDir, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
+      index: false,
+      redirect: false,
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        res.setHeader('Cache-Control', path.startsWith(assets) ? IMMUTABLE : 'no-cache');
+      },
+    },
+  });
+  return (req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      next();
+      return;
+    }
+    serve(req, res, next);
+  };
 }
 
 /**
@@ -23,19 +66,10 @@ export function spaRouter(distDir: string): Router {
   const assets = join(distDir, 'assets') + sep;
   const indexFile = join(distDir, 'index.html');
 
-  router.use(
-    express.static(distDir, {
-      index: false,
-      redirect: false,
-      cacheControl: false,
-      setHeaders: (res, path) => {
-        res.setHeader('Cache-Control', path.startsWith(assets) ? IMMUTABLE : 'no-cache');
-      },
-    }),
-  );
+  router.use(precompressedFiles(distDir, assets));
 
   router.use((req, res, next) => {
-    if (!wantsHtml(req)) {
+    if (!wantsAppPage(req)) {
       next();
       return;
     }

@@ -1,5 +1,6 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,29 @@ import {
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-Abc123.js"></script></head><body><div id="root"></div></body></html>';
 
+/** Large enough to be worth compressing, as the build's chunks are. */
+const PRECOMPRESSED: Record<string, Buffer> = {
+  'tokens-Def456.js': Buffer.from(`export const rows = [${'"a row of the tokens page", '.repeat(400)}];\n`),
+  'index-Ghi789.css': Buffer.from(`${'.row { display: grid; gap: 0.5rem; }\n'.repeat(300)}`),
+};
+
+/** One request as curl would make it: raw bytes, no decoding, no default Accept-Encoding. */
+function rawGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  const url = new URL(system.portalUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 let system: PortalSystem;
 let dist: string;
 let browser: PortalBrowser;
@@ -24,6 +48,12 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html'), INDEX);
   writeFileSync(join(dist, 'assets', 'index-Abc123.js'), 'console.log("portal");');
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // What the portal's build writes (vite-plugin-compression2): each file, and its .br and .gz.
+  for (const [name, content] of Object.entries(PRECOMPRESSED)) {
+    writeFileSync(join(dist, 'assets', name), content);
+    writeFileSync(join(dist, 'assets', `${name}.br`), brotliCompressSync(content));
+    writeFileSync(join(dist, 'assets', `${name}.gz`), gzipSync(content));
+  }
   system = await startPortalSystem({}, { portalDist: dist });
   browser = new PortalBrowser(system);
 });
@@ -114,6 +144,74 @@ describe('the built SPA', () => {
       expect(status).toBe(404);
     },
   );
+});
+
+describe('issue 20: precompressed assets, and the app for any client', () => {
+  for (const [name, content] of Object.entries(PRECOMPRESSED)) {
+    const type = name.endsWith('.js') ? /^text\/javascript|^application\/javascript/ : /^text\/css/;
+
+    it(`PF-01 ${name}: brotli when accepted (preferred over gzip), gzip when only it is, the same bytes once decoded`, async () => {
+      for (const [acceptEncoding, encoding, decode] of [
+        ['br', 'br', brotliDecompressSync],
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['gzip;q=1.0, br;q=0.9', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+        ['gzip, deflate', 'gzip', gunzipSync],
+      ] as const) {
+        const answer = await rawGet(`/assets/${name}`, { accept: '*/*', 'accept-encoding': acceptEncoding });
+        expect(answer.status, acceptEncoding).toBe(200);
+        expect(answer.headers['content-encoding'], acceptEncoding).toBe(encoding);
+        expect(answer.headers['vary']).toMatch(/Accept-Encoding/i);
+        expect(answer.headers['content-type']).toMatch(type);
+        expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+        expect(answer.body.length).toBeLessThan(content.length / 4);
+        expect(decode(answer.body).equals(content), acceptEncoding).toBe(true);
+      }
+    });
+
+    it(`PF-01 ${name}: identity when no encoding is accepted, still with Vary`, async () => {
+      const cases: Record<string, string>[] = [
+        {},
+        { 'accept-encoding': 'identity' },
+        { 'accept-encoding': 'br;q=0, gzip;q=0' },
+      ];
+      for (const headers of cases) {
+        const answer = await rawGet(`/assets/${name}`, { accept: '*/*', ...headers });
+        expect(answer.status).toBe(200);
+        expect(answer.headers['content-encoding'], JSON.stringify(headers)).toBeUndefined();
+        expect(answer.headers['vary']).toMatch(/Accept-Encoding/i);
+        expect(answer.headers['content-type']).toMatch(type);
+        expect(answer.body.equals(content)).toBe(true);
+      }
+    });
+  }
+
+  it('PF-02 Accept: */* (curl, fetch) on / and on a page gets the app’s HTML, no-store', async () => {
+    for (const path of ['/', '/clients', '/tokens']) {
+      for (const headers of [{ accept: '*/*' }, {}] as Record<string, string>[]) {
+        const answer = await rawGet(path, headers);
+        expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(200);
+        expect(answer.headers['content-type']).toMatch(/^text\/html/);
+        expect(answer.headers['cache-control']).toBe('no-store');
+        expect(answer.body.toString()).toBe(INDEX);
+      }
+    }
+  });
+
+  it('PF-02 a missing file is still a 404 for */*: under /assets/, or a name with an extension', async () => {
+    for (const path of ['/assets/missing.js', '/assets/missing', '/package.json', '/robots.txt']) {
+      const answer = await rawGet(path, { accept: '*/*', 'accept-encoding': 'br, gzip' });
+      expect(answer.status, path).toBe(404);
+      expect(answer.body.toString()).not.toContain('<div id="root">');
+    }
+  });
+
+  it('a path that does not decode is a 404, not a plain-text 400', async () => {
+    const answer = await rawGet('/assets/%E0%A4%A.js', { accept: '*/*' });
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  });
 });
 
 describe('the SPA not built yet', () => {
