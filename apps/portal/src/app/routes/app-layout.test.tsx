@@ -9,7 +9,11 @@ describe('portal frame', () => {
   it('shows the navigation with its exact names and the signed-in user’s name', async () => {
     renderApp('/tokens');
     const nav = await screen.findByRole('navigation', { name: 'Portal' });
-    expect(within(nav).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
       ['API clients', '/clients'],
       ['API tokens', '/tokens'],
       ['Explorer', '/explorer'],
@@ -83,7 +87,9 @@ describe('portal frame', () => {
     await screen.findByText('Ada Lovelace');
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
     const notifications = screen.getByRole('region', { name: 'Notifications' });
-    expect((await within(notifications).findByRole('alert')).textContent).toContain('Sign-out failed. Try again in a moment.');
+    expect((await within(notifications).findByRole('alert')).textContent).toContain(
+      'Sign-out failed. Try again in a moment.',
+    );
     expect(window.location.pathname).toBe('/clients');
   });
 

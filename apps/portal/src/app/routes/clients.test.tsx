@@ -16,19 +16,22 @@ describe('API clients page', () => {
   it('lists clients with name, client ID, redirect URL, created and status; revoked ones stay, marked revoked', async () => {
     db.clients = [
       makeClient({ id: 'lkc_active1', name: 'Acme Dashboard', redirect_uri: 'https://dashboard.acme.test/callback' }),
-      makeClient({ id: 'lkc_revoked', name: 'Old CLI', redirect_uri: 'http://127.0.0.1:8080/cb', status: 'revoked', revoked_at: iso(NOW) }),
+      makeClient({
+        id: 'lkc_revoked',
+        name: 'Old CLI',
+        redirect_uri: 'http://127.0.0.1:8080/cb',
+        status: 'revoked',
+        revoked_at: iso(NOW),
+      }),
     ];
     renderApp('/clients');
 
     const table = await screen.findByRole('table', { name: 'API clients' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
-      'Name',
-      'Client ID',
-      'Redirect URL',
-      'Created',
-      'Status',
-      'Actions',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Name', 'Client ID', 'Redirect URL', 'Created', 'Status', 'Actions']);
     const [active, revoked] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
     expect(active.textContent).toContain('Acme Dashboard');
     expect(active.textContent).toContain('lkc_active1');

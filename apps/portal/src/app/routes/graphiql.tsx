@@ -1,10 +1,17 @@
+import { lazy, Suspense } from 'react';
 import { PageHeader } from '../../components/page-header.tsx';
+import { LoadingState } from '../../components/query-states.tsx';
 import { RegionErrorBoundary } from '../../components/region-error-boundary.tsx';
-import { Explorer } from '../../features/graphiql/components/explorer.tsx';
+import { loadExplorer } from '../../features/graphiql/load-explorer.ts';
 import { useSession } from '../../features/session/api/get-session.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
-/** The Explorer: loaded only when visited, so the other pages stay light. */
+const Explorer = lazy(async () => ({ default: (await loadExplorer()).Explorer }));
+
+/**
+ * The Explorer. This route's own module is small: its title and a loading state show at once,
+ * while the editor's large chunk (loadExplorer) arrives, so a slow phone shows signs of life.
+ */
 export function GraphiqlRoute() {
   useDocumentTitle('Explorer');
   // The frame has the session already; the Explorer's storage is scoped to this user (SO-08).
@@ -16,7 +23,9 @@ export function GraphiqlRoute() {
         description="Run GraphQL queries against the API as yourself. Requests go through the portal with your session, so no token is needed here."
       />
       <RegionErrorBoundary title="The Explorer could not start">
-        {user ? <Explorer userId={user.id} /> : null}
+        <Suspense fallback={<LoadingState label="Loading the Explorer…" />}>
+          {user ? <Explorer userId={user.id} /> : null}
+        </Suspense>
       </RegionErrorBoundary>
     </div>
   );

@@ -1,10 +1,13 @@
-import { LoadingState } from '../../components/query-states.tsx';
+import { AppFrame, PageSkeleton } from './app-frame.tsx';
 
-/** Shown while the first page's module loads, before the portal frame exists. */
+/**
+ * Shown while the first page's module loads: the frame and a skeleton, as index.html painted
+ * them before the script ran, so nothing jumps when React takes over.
+ */
 export function StartingUp() {
   return (
-    <div className="centered">
-      <LoadingState label="Loading the developer portal…" />
-    </div>
+    <AppFrame>
+      <PageSkeleton label="Loading the developer portal…" />
+    </AppFrame>
   );
 }
