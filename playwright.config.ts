@@ -4,7 +4,7 @@
 // `npx playwright test` runs it on its own; `npm test` runs it after Vitest and counts its results.
 import { defineConfig } from '@playwright/test';
 import { prepareSystemEnv } from './e2e/support/system-env.ts';
-import { ensureBrowser } from './scripts/ensure-browser.ts';
+import { CHROMIUM_ARGS, ensureBrowser } from './scripts/ensure-browser.ts';
 
 const urls = await prepareSystemEnv();
 
@@ -38,16 +38,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath(),
-      // Without the background-networking flags Chromium keeps trying to reach the closed network.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_ARGS],
     },
   },
 });

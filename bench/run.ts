@@ -15,6 +15,7 @@ import { startPostgres, type PostgresCluster } from '../test/support/postgres.ts
 import { benchQuick } from './bench-config.ts';
 import { createBenchData, type BenchData } from './bench-data.ts';
 import { measureBatch, measureSteady, type Measurement } from './load.ts';
+import { benchPageLoad } from './page-load.ts';
 import { benchPortal } from './portal.ts';
 import { printReport, type Goal } from './report.ts';
 import { spawnTarget, type RunningTarget } from './spawn-target.ts';
@@ -169,6 +170,9 @@ try {
 
   console.log(SECTION);
   goals.push({ section: 'Portal (issue 3)', goals: (await benchPortal()).goals });
+
+  console.log(SECTION);
+  goals.push({ section: 'Portal page load on a slow phone (issue 20)', goals: (await benchPageLoad()).goals });
 
   console.log(SECTION);
   const lookups = await benchTokenLookup({

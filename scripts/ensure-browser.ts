@@ -12,6 +12,20 @@ import { chromium } from '@playwright/test';
 
 const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
+/**
+ * How the end-to-end tests and the page-load benchmark start Chromium. Without the
+ * background-networking flags Chromium keeps trying to reach the closed network.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+] as const;
+
 function say(message: string): void {
   process.stderr.write(`[ensure-browser] ${message}\n`);
 }

@@ -107,7 +107,23 @@ function signal(child: ChildProcess, name: NodeJS.Signals): void {
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (process.env[START_FLAG] !== '1') return async () => {};
-  const urls = systemUrls();
+  return startWholeSystem(systemUrls(), {
+    // Every journey signs up or in; the defaults are for the open internet, not a test run.
+    RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
+    RATE_LIMIT_TOKEN_PER_MINUTE: '1000',
+    LOG_LEVEL: 'warn',
+  });
+}
+
+/**
+ * Runs scripts/start.ts on `urls`' ports with a throwaway data folder and `settings` on top of
+ * its defaults; resolves once every server answers, with the teardown. The page-load benchmark
+ * (bench/page-load.ts) starts the system this way too.
+ */
+export async function startWholeSystem(
+  urls: SystemUrls,
+  settings: Record<string, string> = {},
+): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-e2e-'));
   const logFile = join(dataDir, 'system.log');
   const log = createWriteStream(logFile);
@@ -124,10 +140,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       API_URL: urls.apiUrl,
       PORTAL_URL: urls.portalUrl,
       DATA_DIR: dataDir,
-      // Every journey signs up or in; the defaults are for the open internet, not a test run.
-      RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
-      RATE_LIMIT_TOKEN_PER_MINUTE: '1000',
-      LOG_LEVEL: 'warn',
+      ...settings,
     },
   });
   child.stdout!.pipe(log, { end: false });

@@ -1,0 +1,181 @@
+// Issue 20's benchmark (`node bench/page-load.ts`, or benchPageLoad() from bench/run.ts): the
+// portal on a slow phone, in a real Chromium. The whole system runs as `npm start` runs it
+// (scripts/start.ts: built portal, production defaults, logs on). Each measurement opens a new
+// browser context (a cold HTTP cache) signed in with the same session cookies, throttles it
+// through the DevTools protocol to Chrome's "Slow 4G" preset and a CPU four times slower, and
+// times the navigation until the page can be used:
+// - the API tokens page: Generate token and the list (or its empty state) on screen;
+// - the Explorer: the editor holding the starter query, and its Execute button;
+// and counts the bytes transferred (compressed, headers included) until the tokens page is usable.
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { startWholeSystem } from '../e2e/support/global-setup.ts';
+import { prepareSystemEnv, type SystemUrls } from '../e2e/support/system-env.ts';
+import { ensurePortalBuilt } from '../scripts/build-portal.ts';
+import { CHROMIUM_ARGS, ensureBrowser } from '../scripts/ensure-browser.ts';
+import type { Goal } from './report.ts';
+
+/** Issue 20's goals, and the figures it measured before (same profile, uncompressed portal). */
+export const PAGE_LOAD_GOALS = { tokensPageMs: 2500, explorerMs: 8000, bytesBeforeTokensPage: 130_000 } as const;
+const BEFORE = { tokensPageMs: 4300, explorerMs: 24_700, bytesBeforeTokensPage: 376_000 } as const;
+
+/**
+ * Chrome DevTools' "Slow 4G" preset (Lighthouse's mobile profile, 150 ms RTT and 1.6 Mbit/s,
+ * with DevTools' packet-level adjustment): 562.5 ms latency, 1.44 Mbit/s down, 675 kbit/s up.
+ */
+const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 } as const;
+const CPU_SLOWDOWN = 4;
+
+export interface PageLoadResult {
+  tokensPageMs: number;
+  explorerMs: number;
+  bytesBeforeTokensPage: number;
+  scriptBytesBeforeTokensPage: number;
+  goals: Goal[];
+}
+
+interface Load {
+  ms: number;
+  bytes: number;
+  scriptBytes: number;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} KB`;
+
+/** A new account through the real pages, unthrottled: `/` → sign-in → Create account → the portal. */
+async function signUp(
+  browser: Browser,
+  urls: SystemUrls,
+): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
+  const context = await browser.newContext({ baseURL: urls.portalUrl });
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Create account' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Phoebe Phone');
+    await page.getByLabel('Email', { exact: true }).fill(`phoebe.${Date.now()}@example.test`);
+    await page.getByLabel('Password', { exact: true }).fill('slow phone quiet lantern');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+/** One cold, throttled navigation to `path`, until `usable` resolves. */
+async function timeLoad(
+  browser: Browser,
+  urls: SystemUrls,
+  state: Awaited<ReturnType<BrowserContext['storageState']>>,
+  path: string,
+  usable: (page: Page) => Promise<unknown>,
+): Promise<Load> {
+  const context = await browser.newContext({ baseURL: urls.portalUrl, storageState: state });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    const scripts = new Set<string>();
+    let bytes = 0;
+    let scriptBytes = 0;
+    cdp.on('Network.responseReceived', (event) => {
+      if (event.type === 'Script') scripts.add(event.requestId);
+    });
+    cdp.on('Network.loadingFinished', (event) => {
+      bytes += event.encodedDataLength;
+      if (scripts.has(event.requestId)) scriptBytes += event.encodedDataLength;
+    });
+    const started = performance.now();
+    await page.goto(path, { waitUntil: 'commit', timeout: 120_000 });
+    await usable(page);
+    const ms = performance.now() - started;
+    return { ms, bytes, scriptBytes };
+  } finally {
+    await context.close();
+  }
+}
+
+async function tokensPageUsable(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Generate token' }).first().waitFor({ timeout: 60_000 });
+  await page
+    .getByRole('table', { name: 'API tokens' })
+    .or(page.getByText('No API tokens yet'))
+    .first()
+    .waitFor({ timeout: 60_000 });
+}
+
+async function explorerUsable(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /execute query/i }).waitFor({ timeout: 120_000 });
+  await page.locator('.graphiql-query-editor').getByText('profile').first().waitFor({ timeout: 120_000 });
+}
+
+export async function benchPageLoad(options: { runs?: number; print?: boolean } = {}): Promise<PageLoadResult> {
+  const runs = options.runs ?? 3;
+  const print = options.print ?? true;
+  ensurePortalBuilt();
+  const urls = await prepareSystemEnv();
+  const stop = await startWholeSystem(urls);
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: ensureBrowser(), args: [...CHROMIUM_ARGS] });
+    const state = await signUp(browser, urls);
+    const tokens: Load[] = [];
+    const explorer: Load[] = [];
+    for (let run = 0; run < runs; run++) {
+      tokens.push(await timeLoad(browser, urls, state, '/tokens', tokensPageUsable));
+      explorer.push(await timeLoad(browser, urls, state, '/explorer', explorerUsable));
+    }
+    const result: PageLoadResult = {
+      tokensPageMs: median(tokens.map((l) => l.ms)),
+      explorerMs: median(explorer.map((l) => l.ms)),
+      bytesBeforeTokensPage: median(tokens.map((l) => l.bytes)),
+      scriptBytesBeforeTokensPage: median(tokens.map((l) => l.scriptBytes)),
+      goals: [],
+    };
+    result.goals = [
+      {
+        goal: `tokens page usable ≤ ${seconds(PAGE_LOAD_GOALS.tokensPageMs)} (slow 4G, 4× CPU)`,
+        measured: `${seconds(result.tokensPageMs)} (before: ${seconds(BEFORE.tokensPageMs)})`,
+        pass: result.tokensPageMs <= PAGE_LOAD_GOALS.tokensPageMs,
+      },
+      {
+        goal: `Explorer usable ≤ ${seconds(PAGE_LOAD_GOALS.explorerMs)} (slow 4G, 4× CPU)`,
+        measured: `${seconds(result.explorerMs)} (before: ${seconds(BEFORE.explorerMs)})`,
+        pass: result.explorerMs <= PAGE_LOAD_GOALS.explorerMs,
+      },
+      {
+        goal: `bytes before the tokens page renders ≤ ${kb(PAGE_LOAD_GOALS.bytesBeforeTokensPage)}`,
+        measured: `${kb(result.bytesBeforeTokensPage)}, ${kb(result.scriptBytesBeforeTokensPage)} of it JS (before: ${kb(BEFORE.bytesBeforeTokensPage)} of JS)`,
+        pass: result.bytesBeforeTokensPage <= PAGE_LOAD_GOALS.bytesBeforeTokensPage,
+      },
+    ];
+    if (print) {
+      console.log(
+        `Portal page load on a slow phone: Chromium, cold cache per run, Slow 4G (${SLOW_4G.latency} ms latency, ${(SLOW_4G.downloadThroughput * 8) / 1e6} Mbit/s down), CPU ${CPU_SLOWDOWN}× slower; median of ${runs} runs`,
+      );
+      for (const [name, loads] of [
+        ['API tokens page', tokens],
+        ['Explorer', explorer],
+      ] as const) {
+        console.log(
+          `  ${name.padEnd(16)} usable after ${loads.map((l) => seconds(l.ms)).join(', ')}; ${loads.map((l) => kb(l.bytes)).join(', ')} transferred`,
+        );
+      }
+      for (const { goal, measured, pass } of result.goals)
+        console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${goal.padEnd(50)} measured ${measured}`);
+    }
+    return result;
+  } finally {
+    await browser?.close();
+    await stop();
+  }
+}
+
+if (import.meta.main) {
+  const result = await benchPageLoad();
+  process.exitCode = result.goals.every((g) => g.pass) ? 0 : 1;
+}
