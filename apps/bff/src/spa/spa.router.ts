@@ -4,6 +4,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { RETRY_AFTER_SECONDS } from '@latchkey/runtime';
 import { sendNotice } from '../http/notice-page.ts';
+import { pagePreloads } from './page-preloads.ts';
 
 /** Vite names every file under assets/ by its content hash: it can be cached for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -67,6 +68,7 @@ export function spaRouter(distDir: string): Router {
   const indexFile = join(distDir, 'index.html');
 
   router.use(precompressedFiles(distDir, assets));
+  const preloadsFor = pagePreloads(distDir);
 
   router.use((req, res, next) => {
     if (!wantsAppPage(req)) {
@@ -82,6 +84,9 @@ export function spaRouter(distDir: string): Router {
       return;
     }
     res.set('Cache-Control', 'no-store');
+    // The page's module, its chunks and its data start downloading with the HTML (issue 20).
+    const preloads = preloadsFor(req.path);
+    if (preloads !== undefined) res.set('Link', preloads);
     res.sendFile(indexFile, { cacheControl: false });
   });
   return router;

@@ -199,6 +199,13 @@ describe('issue 20: precompressed assets, and the app for any client', () => {
     }
   });
 
+  it('PF-05 a page’s HTML names what to fetch with it (Link: the session and the page’s data); other paths none', async () => {
+    const tokens = await rawGet('/tokens', { accept: 'text/html' });
+    expect(tokens.headers['link']).toContain('</bff/session>; rel=preload; as=fetch; crossorigin');
+    expect(tokens.headers['link']).toContain('</bff/api/tokens>; rel=preload; as=fetch; crossorigin');
+    expect((await rawGet('/', { accept: 'text/html' })).headers['link']).toBeUndefined();
+  });
+
   it('PF-02 a missing file is still a 404 for */*: under /assets/, or a name with an extension', async () => {
     for (const path of ['/assets/missing.js', '/assets/missing', '/package.json', '/robots.txt']) {
       const answer = await rawGet(path, { accept: '*/*', 'accept-encoding': 'br, gzip' });

@@ -6,6 +6,9 @@ import { clientsQueryOptions } from '../features/clients/api/get-clients.ts';
 import { sessionQueryOptions } from '../features/session/api/get-session.ts';
 import { tokensQueryOptions } from '../features/tokens/api/get-tokens.ts';
 import { AppLayout } from './routes/app-layout.tsx';
+import { ClientRoute } from './routes/client.tsx';
+import { ClientsRoute } from './routes/clients.tsx';
+import { TokensRoute } from './routes/tokens.tsx';
 import { homeLoader, Home } from './routes/home.tsx';
 import { NotFound } from './routes/not-found.tsx';
 import { RouteErrorBoundary } from './routes/route-error.tsx';
@@ -23,7 +26,10 @@ function prefetch(queryClient: QueryClient, ...queries: FetchQueryOptions<any, a
   };
 }
 
-/** The portal's routes. Page modules load lazily; the Explorer (GraphiQL, Monaco) is its own large chunk. */
+/**
+ * The portal's routes. The small pages are in the first script, so on a slow network a page
+ * costs no round trip after it; the Explorer (GraphiQL, Monaco) loads lazily, its own large chunk.
+ */
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     {
@@ -44,19 +50,19 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               path: paths.clients.path,
               ErrorBoundary: RouteErrorBoundary,
               loader: prefetch(queryClient, clientsQueryOptions()),
-              lazy: { Component: async () => (await import('./routes/clients.tsx')).ClientsRoute },
+              Component: ClientsRoute,
             },
             {
               path: paths.client.path,
               ErrorBoundary: RouteErrorBoundary,
               loader: ({ params }) => prefetch(queryClient, clientQueryOptions(params.id ?? ''))(),
-              lazy: { Component: async () => (await import('./routes/client.tsx')).ClientRoute },
+              Component: ClientRoute,
             },
             {
               path: paths.tokens.path,
               ErrorBoundary: RouteErrorBoundary,
               loader: prefetch(queryClient, tokensQueryOptions()),
-              lazy: { Component: async () => (await import('./routes/tokens.tsx')).TokensRoute },
+              Component: TokensRoute,
             },
             {
               path: paths.explorer.path,
