@@ -52,6 +52,10 @@ describe('issue 20: what a page preloads with its HTML', () => {
 
   it('every page of the table names a route module that exists in the portal', () => {
     const portal = join(import.meta.dirname, '../../../portal');
-    for (const page of PAGES) expect(existsSync(join(portal, page.module)), page.module).toBe(true);
+    for (const page of PAGES) {
+      for (const module of [page.module, page.alsoLoads?.module ?? page.module]) {
+        expect(existsSync(join(portal, module)), module).toBe(true);
+      }
+    }
   });
 });

@@ -9,7 +9,13 @@ import { join } from 'node:path';
  * endpoints the page reads on arrival. page-preloads.test.ts holds the table to the build, so a
  * renamed route module fails there rather than silently preloading nothing.
  */
-export const PAGES: ReadonlyArray<{ path: RegExp; module: string; data: (params: string[]) => string[] }> = [
+export const PAGES: ReadonlyArray<{
+  path: RegExp;
+  module: string;
+  /** Chunks the page's module imports dynamically that it always loads at once. */
+  alsoLoads?: { module: string; dynamic: RegExp };
+  data: (params: string[]) => string[];
+}> = [
   { path: /^\/clients\/?$/, module: 'src/app/routes/clients.tsx', data: () => ['/bff/api/clients'] },
   {
     path: /^\/clients\/([A-Za-z0-9_-]{1,64})\/?$/,
@@ -19,7 +25,17 @@ export const PAGES: ReadonlyArray<{ path: RegExp; module: string; data: (params:
   // Not the authorized applications below the list: HTTP/1.1 browsers open six connections to
   // a host, and the first script's files and these already take them all.
   { path: /^\/tokens\/?$/, module: 'src/app/routes/tokens.tsx', data: () => ['/bff/api/tokens'] },
-  { path: /^\/explorer\/?$/, module: 'src/app/routes/graphiql.tsx', data: () => [] },
+  // The Explorer renders GraphiQL at once, and GraphiQL loads Monaco (its editor) and
+  // monaco-graphql at once; not Prettier, which only its Prettify button loads.
+  {
+    path: /^\/explorer\/?$/,
+    module: 'src/app/routes/graphiql.tsx',
+    alsoLoads: {
+      module: 'src/features/graphiql/components/explorer.tsx',
+      dynamic: /monaco-editor|mouseTarget|monaco-graphql\/esm\/lite/,
+    },
+    data: () => [],
+  },
 ];
 
 /** Every page's frame asks who is signed in. */
@@ -28,6 +44,7 @@ const SESSION = '/bff/session';
 interface ManifestChunk {
   file: string;
   imports?: string[];
+  dynamicImports?: string[];
   css?: string[];
 }
 
@@ -39,8 +56,15 @@ function readManifest(distDir: string): Record<string, ManifestChunk> {
   }
 }
 
-/** The chunk's file, the files of the chunks it imports (transitively), and their stylesheets. */
-function filesOf(manifest: Record<string, ManifestChunk>, key: string): { scripts: string[]; styles: string[] } {
+/**
+ * The chunks' files, the files of the chunks they import (transitively; dynamic imports only
+ * when `dynamic` matches their key), and their stylesheets.
+ */
+function filesOf(
+  manifest: Record<string, ManifestChunk>,
+  keys: string[],
+  dynamic?: RegExp,
+): { scripts: string[]; styles: string[] } {
   const scripts = new Set<string>();
   const styles = new Set<string>();
   const visit = (name: string): void => {
@@ -49,8 +73,9 @@ function filesOf(manifest: Record<string, ManifestChunk>, key: string): { script
     if (chunk.file.endsWith('.js')) scripts.add(chunk.file);
     for (const css of chunk.css ?? []) styles.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
+    for (const imported of chunk.dynamicImports ?? []) if (dynamic?.test(imported)) visit(imported);
   };
-  visit(key);
+  for (const key of keys) visit(key);
   return { scripts: [...scripts], styles: [...styles] };
 }
 
@@ -63,10 +88,12 @@ export function pagePreloads(distDir: string): (path: string) => string | undefi
   const manifest = readManifest(distDir);
   const entry = manifest['index.html'];
   // The entry and what it imports are in index.html already (Vite's own modulepreload links).
-  const inIndex = new Set(entry ? filesOf(manifest, 'index.html').scripts : []);
-  const inIndexStyles = new Set(entry ? filesOf(manifest, 'index.html').styles : []);
+  const index = entry ? filesOf(manifest, ['index.html']) : { scripts: [], styles: [] };
+  const inIndex = new Set(index.scripts);
+  const inIndexStyles = new Set(index.styles);
   const pages = PAGES.map((page) => {
-    const { scripts, styles } = filesOf(manifest, page.module);
+    const keys = page.alsoLoads ? [page.module, page.alsoLoads.module] : [page.module];
+    const { scripts, styles } = filesOf(manifest, keys, page.alsoLoads?.dynamic);
     return {
       ...page,
       links: [
