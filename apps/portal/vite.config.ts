@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
@@ -34,6 +35,16 @@ export default defineConfig({
         warn(warning);
       },
     },
+  },
+  resolve: {
+    // Issue 20: monaco-graphql's editor is monaco-editor's edcore.main.js, every editor feature
+    // (2.8 MB); the Explorer's own list of what GraphiQL uses (monaco-core.ts) in its place.
+    alias: [
+      {
+        find: /^monaco-editor\/esm\/vs\/editor\/edcore\.main\.js$/,
+        replacement: fileURLToPath(new URL('src/features/graphiql/components/monaco-core.ts', import.meta.url)),
+      },
+    ],
   },
   worker: { format: 'es' },
   optimizeDeps: {
