@@ -67,9 +67,11 @@ function filesOf(
 ): { scripts: string[]; styles: string[] } {
   const scripts = new Set<string>();
   const styles = new Set<string>();
+  const visited = new Set<string>();
   const visit = (name: string): void => {
     const chunk = manifest[name];
-    if (!chunk || scripts.has(chunk.file)) return;
+    if (!chunk || visited.has(name)) return;
+    visited.add(name);
     if (chunk.file.endsWith('.js')) scripts.add(chunk.file);
     for (const css of chunk.css ?? []) styles.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
@@ -86,9 +88,8 @@ function filesOf(
  */
 export function pagePreloads(distDir: string): (path: string) => string | undefined {
   const manifest = readManifest(distDir);
-  const entry = manifest['index.html'];
   // The entry and what it imports are in index.html already (Vite's own modulepreload links).
-  const index = entry ? filesOf(manifest, ['index.html']) : { scripts: [], styles: [] };
+  const index = filesOf(manifest, ['index.html']);
   const inIndex = new Set(index.scripts);
   const inIndexStyles = new Set(index.styles);
   const pages = PAGES.map((page) => {

@@ -24,7 +24,7 @@ const redirectUris = {
     .optional(),
 };
 
-/** POST /account/clients. Length and URL rules (RU-09, RU-12) are core's, not repeated here. */
+/** POST /account/clients. Length and URL rules (RU-09, CE-02) are core's, not repeated here. */
 export const createClientBody = z.object({
   name: z.string({ error: 'Enter a client name.' }),
   ...redirectUris,

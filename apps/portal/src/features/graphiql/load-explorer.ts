@@ -1,11 +1,9 @@
 /**
- * The Explorer's editor (GraphiQL and Monaco, the portal's largest chunk by far), loaded once:
- * by the Explorer page, and ahead of it when the pointer rests on or the keyboard focuses the
+ * The Explorer's editor (GraphiQL and Monaco, the portal's largest chunk by far): imported by
+ * the Explorer page, and ahead of it when the pointer rests on or the keyboard focuses the
  * Explorer link (issue 20), so on a slow connection the download has started before the click.
+ * The browser's module map makes every call share one download; a failed one may be tried again.
  */
-let loading: Promise<typeof import('./components/explorer.tsx')> | undefined;
-
 export function loadExplorer(): Promise<typeof import('./components/explorer.tsx')> {
-  loading ??= import('./components/explorer.tsx');
-  return loading;
+  return import('./components/explorer.tsx');
 }
