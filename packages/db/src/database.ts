@@ -88,6 +88,10 @@ export interface RefreshTokensTable {
   consumed_at: number | null;
   /** The refresh token this one was rotated from; null for the first of its grant. */
   parent_id: string | null;
+  /** When this consumed token was honoured again inside the reuse grace window (once at most, HD-07). */
+  grace_reused_at: number | null;
+  /** The token rotated from this one that has been redeemed; its siblings are then reuse (HD-07). */
+  used_child_id: string | null;
 }
 
 export interface SessionsTable {

@@ -5,6 +5,7 @@ import * as createLocks from './migrations/2026_11_23_000000_create_locks.ts';
 import * as addPostLogoutRedirectUri from './migrations/2026_11_24_000000_add_post_logout_redirect_uri.ts';
 import * as addRefreshTokenParent from './migrations/2026_11_25_000000_add_refresh_token_parent.ts';
 import * as clientDetails from './migrations/2026_11_26_000000_client_details.ts';
+import * as addRefreshTokenGraceMarks from './migrations/2026_11_27_000000_add_refresh_token_grace_marks.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_000000_add_post_logout_redirect_uri': addPostLogoutRedirectUri,
   '2026_11_25_000000_add_refresh_token_parent': addRefreshTokenParent,
   '2026_11_26_000000_client_details': clientDetails,
+  '2026_11_27_000000_add_refresh_token_grace_marks': addRefreshTokenGraceMarks,
 };
 
 /** Exported for the migration tests, which step down and up again. */

@@ -55,6 +55,8 @@ export async function issueTokenPair(
     expires_at: now + lifetimes.refreshTokenTtlSeconds * 1000,
     consumed_at: null,
     parent_id: grant.parentRefreshTokenId ?? null,
+    grace_reused_at: null,
+    used_child_id: null,
   });
   return { accessToken, refreshToken, expiresIn: lifetimes.tokenTtlSeconds };
 }

@@ -7,10 +7,10 @@ import { InvalidGrant } from '../errors.ts';
 import { issueTokenPair, type TokenLifetimes } from './issue-token-pair.ts';
 import type { TokenPair } from './token.ts';
 import {
+  claimGraceReuse,
+  claimRotationOfChild,
   consumeRefreshToken,
   findRefreshTokenByHash,
-  hasRotatedSuccessor,
-  refreshTokenConsumedAt,
   revokeGrantAccessTokens,
 } from './tokens.repository.ts';
 
@@ -28,11 +28,17 @@ export interface RefreshPolicy extends TokenLifetimes {
  * earlier access tokens are revoked.
  *
  * Reuse of a consumed refresh token revokes the whole family (RT-02, RT-06), except inside the
- * grace window (RG-01): the token was consumed less than `refreshReuseGraceSeconds` ago, and
- * none of the tokens rotated from it has been rotated in turn (so only the immediate
- * predecessor, never an older generation: RG-03). Then the same client gets a fresh pair on the
- * same grant and nothing is revoked, so an application that refreshes from two requests at once
- * keeps working (RG-02). The check runs inside the transaction, after the consumption lost.
+ * grace window (RG-01): the token was consumed less than `refreshReuseGraceSeconds` ago, it was
+ * never honoured again before, and none of the tokens rotated from it has been redeemed (so only
+ * the immediate predecessor, never an older generation: RG-03). Then the same client gets a
+ * fresh pair on the same grant and nothing is revoked, so an application that refreshes from two
+ * requests at once keeps working from either answer (RG-02).
+ *
+ * The window honours a token again once, and the pairs it forks cannot both live on (HD-07):
+ * redeeming a token records on its parent which child was redeemed, so redeeming a sibling after
+ * that is reuse, and so is a grace reuse of the parent. Without these marks a stolen token
+ * presented inside the window started a chain of its own that rotated for ever beside the app's.
+ * Both marks are conditional updates of the parent's row, inside the transaction.
  */
 export async function refreshTokens(
   db: Db,
@@ -58,14 +64,13 @@ export async function refreshTokens(
 
   const outcome = await db.transaction().execute(async (trx) => {
     if (await consumeRefreshToken(trx, row.id, now)) {
+      // A sibling of this token (forked by a grace reuse) was redeemed first: reuse (HD-07).
+      if (row.parent_id !== null && !(await claimRotationOfChild(trx, row.parent_id, row.id))) return 'reused' as const;
       await revokeGrantAccessTokens(trx, row.grant_id, now);
       return issueTokenPair(trx, now, policy, grant);
     }
-    if (graceMs > 0) {
-      const consumedAt = await refreshTokenConsumedAt(trx, row.id);
-      if (consumedAt !== null && now - consumedAt < graceMs && !(await hasRotatedSuccessor(trx, row.id))) {
-        return issueTokenPair(trx, now, policy, grant);
-      }
+    if (graceMs > 0 && (await claimGraceReuse(trx, row.id, now - graceMs, now))) {
+      return issueTokenPair(trx, now, policy, grant);
     }
     return 'reused' as const;
   });

@@ -85,21 +85,36 @@ export async function findRefreshTokenByHash(db: Executor, tokenHash: string): P
     .executeTakeFirst();
 }
 
-/** When this refresh token was consumed, read again inside the transaction that found it used. */
-export async function refreshTokenConsumedAt(db: Executor, id: string): Promise<number | null> {
-  const row = await db.selectFrom('refresh_tokens').select('consumed_at').where('id', '=', id).executeTakeFirst();
-  return row?.consumed_at == null ? null : Number(row.consumed_at);
+/**
+ * The one grace reuse a consumed refresh token may have (HD-07), as one conditional update: it
+ * was consumed after `since`, was never honoured again, and no token rotated from it has been
+ * redeemed. False for a second reuse, an older generation, or after the window.
+ */
+export async function claimGraceReuse(db: Executor, id: string, since: number, at: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ grace_reused_at: at })
+    .where('id', '=', id)
+    .where('consumed_at', '>', since)
+    .where('grace_reused_at', 'is', null)
+    .where('used_child_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
-/** Whether a refresh token rotated from this one has itself been rotated: this one is then two generations old. */
-export async function hasRotatedSuccessor(db: Executor, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('refresh_tokens')
-    .select('id')
-    .where('parent_id', '=', id)
-    .where('consumed_at', 'is not', null)
+/**
+ * Records on the parent which of its children is being redeemed (HD-07), as one conditional
+ * update: false when a sibling (a pair forked by a grace reuse) was redeemed first, which makes
+ * this redemption reuse. Concurrent claims on one parent serialise on its row.
+ */
+export async function claimRotationOfChild(db: Executor, parentId: string, childId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ used_child_id: childId })
+    .where('id', '=', parentId)
+    .where('used_child_id', 'is', null)
     .executeTakeFirst();
-  return row !== undefined;
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Refresh-token rotation's atomic step (DD-4): false when the token was already used. */
