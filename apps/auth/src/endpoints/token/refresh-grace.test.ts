@@ -195,7 +195,8 @@ describe('HD-07 the grace window honours a token again once and cannot fork a gr
     const answers = await Promise.all(Array.from({ length: 10 }, () => refreshWith(system, app, first.refresh_token)));
     const ok = answers.filter((a) => a.status === 200);
     expect(ok.length).toBeLessThanOrEqual(2);
-    for (const refused of answers.filter((a) => a.status !== 200)) await expectOAuthError(refused, 400, 'invalid_grant');
+    for (const refused of answers.filter((a) => a.status !== 200))
+      await expectOAuthError(refused, 400, 'invalid_grant');
     for (const pair of await Promise.all(ok.map(expectTokenResponse))) await familyIsDead(pair);
   });
 
