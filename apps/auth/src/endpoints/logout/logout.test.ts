@@ -69,7 +69,7 @@ function portalLogoutUrl(state?: string): string {
   return logoutUrl(params);
 }
 
-describe('SO-01 a registered client and its exact post_logout_redirect_uri: signed out at once, then back', () => {
+describe('SO-01 the portal (first-party) and its exact post_logout_redirect_uri: signed out at once, then back', () => {
   it('SO-01 GET: the session ends (row deleted, cookie cleared), 303 to the URI with state, and the next authorize asks for the password', async () => {
     const jar = await signedInJar();
     expect(await nextAuthorize(jar)).toBe('consent');
@@ -91,11 +91,12 @@ describe('SO-01 a registered client and its exact post_logout_redirect_uri: sign
 
   it('SO-01 POST (form-encoded) does the same; without state the URI comes back exactly as registered', async () => {
     const jar = await signedInJar();
+    const { clientId, signedOut } = portal();
     const page = await fetchPage(system, jar, '/oauth/logout', {
-      form: { client_id: app.client.id, post_logout_redirect_uri: APP_SIGNED_OUT },
+      form: { client_id: clientId, post_logout_redirect_uri: signedOut },
     });
     expect(page.status).toBe(303);
-    expect(page.headers.get('location')).toBe(APP_SIGNED_OUT);
+    expect(page.headers.get('location')).toBe(signedOut);
     expect(await nextAuthorize(jar)).toBe('signin');
   });
 
@@ -106,20 +107,155 @@ describe('SO-01 a registered client and its exact post_logout_redirect_uri: sign
   });
 });
 
+// HD-08: sign-up is open, so anyone can register a client whose post-logout URL is their own
+// site; a silent 303 to it made /oauth/logout an open redirect (and a sign-out) for any link or
+// cross-site form. A third-party client's return now waits for the user's click on our page.
+describe('HD-08 a third-party client and its registered URL: a confirmation page, never a silent redirect', () => {
+  const appLogout = (state?: string) =>
+    logoutUrl([
+      ['client_id', app.client.id],
+      ['post_logout_redirect_uri', APP_SIGNED_OUT],
+      ...(state === undefined ? [] : ([['state', state]] as Array<[string, string]>)),
+    ]);
+
+  it('HD-08 GET signed in: a page naming the app and its host, no Location, still signed in; its Sign out button signs out and goes back with state', async () => {
+    const jar = await signedInJar();
+    const page = await fetchPage(system, jar, appLogout('xyz'));
+    expect(page.status).toBe(200);
+    expect(page.location).toBeUndefined();
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.html).toContain('Sign out of Latchkey?');
+    expect(page.html).toContain('Weather Widget');
+    expect(page.html).toContain('client.example');
+    expect(await nextAuthorize(jar)).toBe('consent');
+    const form = findForm(page.html, '/oauth/logout')!;
+    expect(form.fields.csrf_token).toBeTruthy();
+    const confirmed = await fetchPage(system, jar, '/oauth/logout', { form: form.fields });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get('location')).toBe(`${APP_SIGNED_OUT}&state=xyz`);
+    expect(await nextAuthorize(jar)).toBe('signin');
+  });
+
+  it('HD-08 nobody signed in: no redirect either; a page whose button continues to the registered URL', async () => {
+    const jar = new CookieJar();
+    const page = await fetchPage(system, jar, appLogout());
+    expect(page.status).toBe(200);
+    expect(page.location).toBeUndefined();
+    expect(page.html).toContain('You are signed out');
+    expect(page.html).toContain('Continue to client.example');
+    const form = findForm(page.html, '/oauth/logout')!;
+    const continued = await fetchPage(system, jar, '/oauth/logout', { form: form.fields });
+    expect(continued.status).toBe(303);
+    expect(continued.headers.get('location')).toBe(APP_SIGNED_OUT);
+  });
+
+  it('HD-08 a POST without the page’s CSRF token (a cross-site form) signs nobody out: 303 to the confirmation page on this server', async () => {
+    const jar = await signedInJar();
+    const page = await fetchPage(system, jar, '/oauth/logout', {
+      form: { client_id: app.client.id, post_logout_redirect_uri: APP_SIGNED_OUT, state: 's' },
+    });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(appLogout('s'));
+    expect(page.headers.getSetCookie()).toEqual([]);
+    expect(await nextAuthorize(jar)).toBe('consent');
+  });
+
+  it('HD-08 a forged or another browser’s CSRF token: 403, nobody signed out, no redirect', async () => {
+    const jar = await signedInJar();
+    const other = await signedInJar();
+    const theirs = findForm((await fetchPage(system, other, appLogout())).html, '/oauth/logout')!;
+    for (const csrf_token of ['forged', theirs.fields.csrf_token!]) {
+      const page = await fetchPage(system, jar, '/oauth/logout', { form: { ...theirs.fields, csrf_token } });
+      expect(page.status).toBe(403);
+      expect(page.location).toBeUndefined();
+      expect(await nextAuthorize(jar)).toBe('consent');
+    }
+  });
+});
+
 describe('SO-02 anything else that names a return URL: an error page, no redirect, still signed in', () => {
   const cases: Array<[string, () => Array<[string, string]>]> = [
-    ['an unknown client', () => [['client_id', 'lkc_unknownunknownunknown0'], ['post_logout_redirect_uri', APP_SIGNED_OUT]]],
+    [
+      'an unknown client',
+      () => [
+        ['client_id', 'lkc_unknownunknownunknown0'],
+        ['post_logout_redirect_uri', APP_SIGNED_OUT],
+      ],
+    ],
     ['a URI but no client_id', () => [['post_logout_redirect_uri', APP_SIGNED_OUT]]],
-    ['a client that registered no post-logout URI', () => [['client_id', plain.client.id], ['post_logout_redirect_uri', 'https://plain.example/cb']]],
-    ['another client’s URI', () => [['client_id', app.client.id], ['post_logout_redirect_uri', portal().signedOut]]],
-    ['the URI with a trailing slash', () => [['client_id', portal().clientId], ['post_logout_redirect_uri', `${portal().signedOut}/`]]],
-    ['the URI in another case', () => [['client_id', app.client.id], ['post_logout_redirect_uri', APP_SIGNED_OUT.replace('signed-out', 'Signed-Out')]]],
-    ['the URI with a query added', () => [['client_id', portal().clientId], ['post_logout_redirect_uri', `${portal().signedOut}?next=https://evil.example`]]],
-    ['the URI with its query changed', () => [['client_id', app.client.id], ['post_logout_redirect_uri', 'https://client.example/signed-out?from=evil']]],
-    ['an open redirect attempt', () => [['client_id', app.client.id], ['post_logout_redirect_uri', 'https://evil.example/']]],
-    ['client_id twice', () => [['client_id', app.client.id], ['client_id', app.client.id], ['post_logout_redirect_uri', APP_SIGNED_OUT]]],
-    ['a state outside VSCHAR', () => [['client_id', app.client.id], ['post_logout_redirect_uri', APP_SIGNED_OUT], ['state', 'é\u0000']]],
-    ['a state over 4096 characters', () => [['client_id', app.client.id], ['post_logout_redirect_uri', APP_SIGNED_OUT], ['state', 's'.repeat(4097)]]],
+    [
+      'a client that registered no post-logout URI',
+      () => [
+        ['client_id', plain.client.id],
+        ['post_logout_redirect_uri', 'https://plain.example/cb'],
+      ],
+    ],
+    [
+      'another client’s URI',
+      () => [
+        ['client_id', app.client.id],
+        ['post_logout_redirect_uri', portal().signedOut],
+      ],
+    ],
+    [
+      'the URI with a trailing slash',
+      () => [
+        ['client_id', portal().clientId],
+        ['post_logout_redirect_uri', `${portal().signedOut}/`],
+      ],
+    ],
+    [
+      'the URI in another case',
+      () => [
+        ['client_id', app.client.id],
+        ['post_logout_redirect_uri', APP_SIGNED_OUT.replace('signed-out', 'Signed-Out')],
+      ],
+    ],
+    [
+      'the URI with a query added',
+      () => [
+        ['client_id', portal().clientId],
+        ['post_logout_redirect_uri', `${portal().signedOut}?next=https://evil.example`],
+      ],
+    ],
+    [
+      'the URI with its query changed',
+      () => [
+        ['client_id', app.client.id],
+        ['post_logout_redirect_uri', 'https://client.example/signed-out?from=evil'],
+      ],
+    ],
+    [
+      'an open redirect attempt',
+      () => [
+        ['client_id', app.client.id],
+        ['post_logout_redirect_uri', 'https://evil.example/'],
+      ],
+    ],
+    [
+      'client_id twice',
+      () => [
+        ['client_id', app.client.id],
+        ['client_id', app.client.id],
+        ['post_logout_redirect_uri', APP_SIGNED_OUT],
+      ],
+    ],
+    [
+      'a state outside VSCHAR',
+      () => [
+        ['client_id', app.client.id],
+        ['post_logout_redirect_uri', APP_SIGNED_OUT],
+        ['state', 'é\u0000'],
+      ],
+    ],
+    [
+      'a state over 4096 characters',
+      () => [
+        ['client_id', app.client.id],
+        ['post_logout_redirect_uri', APP_SIGNED_OUT],
+        ['state', 's'.repeat(4097)],
+      ],
+    ],
   ];
   it.each(cases)('SO-02 %s: 400 page, no Location, the session lives on', async (_name, params) => {
     const jar = await signedInJar();
