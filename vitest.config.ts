@@ -24,6 +24,8 @@ const SQLITE_OR_NO_DATABASE = [
   'apps/bff/src/session/token-sealing.test.ts',
   'apps/portal/src/**',
   'packages/core/src/users/password.test.ts',
+  'packages/core/src/text.test.ts',
+  'apps/auth/src/authorization/consent/mixed-script.test.ts',
   'packages/credentials/src/**',
   'packages/db/src/database-unavailable.test.ts',
   'packages/runtime/src/http/bearer-authorization.test.ts',

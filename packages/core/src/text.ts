@@ -1,4 +1,5 @@
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '@latchkey/contracts';
+import { lookAlikeOf } from './confusables.ts';
 import { ValidationFailed } from './errors.ts';
 
 /**
@@ -23,23 +24,68 @@ export function hasControlCharacters(text: string): boolean {
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
 
 /**
- * The one rule for every name a person reads (client, user, token): 1 to 100 visible
- * characters. `noun` names it in the message ("client name").
+ * UTS #39 §5.4 ("Optional Detection"): more than 4 nonspacing marks (gc=Mn or Me) on one
+ * character, or the same mark twice on it, is not writing but a spoof: `A` with 90 accents
+ * stacks over the lines around it, `é` with its accent twice reads as `é` (HD-10). Counted in
+ * NFD, so precomposed and decomposed input count alike. Real writing stays well inside: 2 in
+ * Vietnamese (ệ = e + dot below + circumflex), Thai (consonant, vowel, tone mark), Arabic
+ * (shadda + vowel) and pointed Hebrew (shin dot + vowel); Tibetan and Myanmar stacks 2 to 3.
  */
-export function validateName(value: string, noun: string): string {
+const MAX_MARKS_PER_CHARACTER = 4;
+const NONSPACING_MARKS = /[\p{Mn}\p{Me}]+/gu;
+
+function hasStackedMarks(text: string): boolean {
+  for (const [run] of text.normalize('NFD').matchAll(NONSPACING_MARKS)) {
+    const marks = Array.from(run);
+    if (marks.length > MAX_MARKS_PER_CHARACTER || new Set(marks).size < marks.length) return true;
+  }
+  return false;
+}
+
+/** The service's own name: only the clients it provisions itself speak in it (HD-04). */
+const readsAsServiceName = lookAlikeOf('latchkey');
+
+/**
+ * Which name is being checked; also the noun of its messages. A client's name is on every
+ * user's consent page, and a user's name is on the consent page of each client they register
+ * ("by <name>", where the service's own clients read "by Latchkey"), so neither may carry the
+ * service's name (HD-04, HD-09). A token's name is read only by its owner.
+ */
+export type NameKind = 'client name' | 'name' | 'token name';
+const READ_BY_OTHERS: ReadonlySet<NameKind> = new Set(['client name', 'name']);
+
+/**
+ * The one rule for every name a person reads (client, user, token): 1 to 100 visible
+ * characters, no character stacked with marks (HD-10), and for the names other people read, not
+ * the service's name nor anything that reads as it: compared by Unicode confusable skeleton with
+ * case, spaces, punctuation, accents and leet digits set aside (HD-04, HD-09, HD-10).
+ */
+export function validateName(value: string, kind: NameKind): string {
   const name = value.trim();
   if (name.length === 0 || name.length > MAX_NAME_LENGTH)
-    throw new ValidationFailed('name', `Enter a ${noun} of 1 to ${MAX_NAME_LENGTH} characters.`);
+    throw new ValidationFailed('name', `Enter a ${kind} of 1 to ${MAX_NAME_LENGTH} characters.`);
   if (INVISIBLE.test(name)) {
-    throw new ValidationFailed('name', `The ${noun} must not contain control or invisible formatting characters.`);
+    throw new ValidationFailed('name', `The ${kind} must not contain control or invisible formatting characters.`);
+  }
+  if (hasStackedMarks(name)) {
+    throw new ValidationFailed(
+      'name',
+      `The ${kind} must not stack more than ${MAX_MARKS_PER_CHARACTER} accents or marks on one character, nor repeat one.`,
+    );
+  }
+  if (READ_BY_OTHERS.has(kind) && readsAsServiceName(name)) {
+    throw new ValidationFailed(
+      'name',
+      `A ${kind} may not contain "Latchkey" or a look-alike of it: that name is the service's own.`,
+    );
   }
   return name;
 }
 
 /**
  * A client's description for its consent page: up to MAX_DESCRIPTION_LENGTH characters of
- * plain text on one paragraph, without the invisible characters a name may not carry (HD-04).
- * Blank means none.
+ * plain text on one paragraph, without the invisible characters or stacked marks a name may not
+ * carry (HD-04, HD-10). Blank means none.
  */
 export function validateDescription(value: string): string | null {
   const description = value.trim();
@@ -51,6 +97,12 @@ export function validateDescription(value: string): string | null {
     throw new ValidationFailed(
       'description',
       'The description must not contain line breaks, control or invisible formatting characters.',
+    );
+  }
+  if (hasStackedMarks(description)) {
+    throw new ValidationFailed(
+      'description',
+      `The description must not stack more than ${MAX_MARKS_PER_CHARACTER} accents or marks on one character, nor repeat one.`,
     );
   }
   return description;

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../../http/html.ts';
 import { csrfField, hiddenField } from '../../../http/views/form.view.ts';
 import { layout } from '../../../http/views/layout.view.ts';
+import { mixesScripts } from '../mixed-script.ts';
 
 export interface ConsentView {
   requestId: string;
@@ -14,7 +15,10 @@ export interface ConsentView {
    * registered, ASCII, an internationalized domain in its xn-- (punycode) form (HD-04).
    */
   redirectHost: string;
-  /** The same host in Unicode, shown beside it when it differs. */
+  /**
+   * The same host in Unicode, shown beside it when it differs, unless it mixes scripts (HD-10):
+   * then it would be a homograph (`аpple.com` with a Cyrillic а), and only the ASCII form shows.
+   */
   redirectHostUnicode?: string | undefined;
   /** The redirect URL is a loopback address: the application runs on this computer. */
   loopback: boolean;
@@ -58,6 +62,8 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
  * URL, and "Not you? Switch account". Every value is escaped (CJ-05, CE-11).
  */
 export function consentPage(view: ConsentView): SafeHtml {
+  const hostUnicode =
+    view.redirectHostUnicode && !mixesScripts(view.redirectHostUnicode) ? view.redirectHostUnicode : undefined;
   const initial = Array.from(view.clientName.trim())[0]?.toUpperCase() ?? '?';
   const homepage = view.homepage ? html` · ${externalLink(view.homepage.href, view.homepage.host)}` : '';
   return layout({
@@ -104,7 +110,7 @@ export function consentPage(view: ConsentView): SafeHtml {
       </form>
       <p class="redirect-note">
         Either way you will be sent back to
-        <strong>${view.redirectHost}</strong>${view.redirectHostUnicode ? html` (${view.redirectHostUnicode})` : ''}.
+        <strong>${view.redirectHost}</strong>${hostUnicode ? html` (${hostUnicode})` : ''}.
         You can revoke access at any time from your API tokens.
       </p>
       ${policyLinks(view)}`,
