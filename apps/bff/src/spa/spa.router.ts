@@ -9,6 +9,9 @@ import { pagePreloads } from './page-preloads.ts';
 /** Vite names every file under assets/ by its content hash: it can be cached for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** The headers express-static-gzip sets for the compressed copy it means to serve (HD-11). */
+const ENCODING_HEADERS = ['Content-Encoding', 'Content-Type', 'Vary'] as const;
+
 /**
  * Which requests get the app's page (index.html), as history-fallback servers decide it: a GET
  * or HEAD outside /assets/ that accepts HTML, or that accepts any type (curl's and fetch's
@@ -52,7 +55,21 @@ function precompressedFiles(distDir: string, assets: string): RequestHandler {
       next();
       return;
     }
-    serve(req, res, next);
+    // express-static-gzip sets Content-Encoding, Content-Type and Vary as soon as a compressed
+    // copy of the path exists, before serve-static decides to serve it. When it does not (a
+    // POST, a dotfile such as /.vite/manifest.json), the 404 or the app's page that follows
+    // would carry `Content-Encoding: br` on a plain body, which browsers fail to decode (HD-11):
+    // the headers are put back as they were.
+    const before = ENCODING_HEADERS.map((name) => [name, res.getHeader(name)] as const);
+    serve(req, res, (err?: unknown) => {
+      if (!res.headersSent) {
+        for (const [name, value] of before) {
+          if (value === undefined) res.removeHeader(name);
+          else res.setHeader(name, value);
+        }
+      }
+      next(err);
+    });
   };
 }
 

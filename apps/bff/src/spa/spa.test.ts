@@ -21,14 +21,18 @@ const PRECOMPRESSED: Record<string, Buffer> = {
   'index-Ghi789.css': Buffer.from(`${'.row { display: grid; gap: 0.5rem; }\n'.repeat(300)}`),
 };
 
+/** The build's manifest, which the build compresses like any other text file. */
+const MANIFEST = Buffer.from(JSON.stringify({ 'index.html': { file: 'assets/index-Abc123.js', isEntry: true } }));
+
 /** One request as curl would make it: raw bytes, no decoding, no default Accept-Encoding. */
 function rawGet(
   path: string,
   headers: Record<string, string>,
+  method = 'GET',
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   const url = new URL(system.portalUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -54,6 +58,10 @@ beforeAll(async () => {
     writeFileSync(join(dist, 'assets', `${name}.br`), brotliCompressSync(content));
     writeFileSync(join(dist, 'assets', `${name}.gz`), gzipSync(content));
   }
+  mkdirSync(join(dist, '.vite'));
+  writeFileSync(join(dist, '.vite', 'manifest.json'), MANIFEST);
+  writeFileSync(join(dist, '.vite', 'manifest.json.br'), brotliCompressSync(MANIFEST));
+  writeFileSync(join(dist, '.vite', 'manifest.json.gz'), gzipSync(MANIFEST));
   system = await startPortalSystem({}, { portalDist: dist });
   browser = new PortalBrowser(system);
 });
@@ -211,6 +219,39 @@ describe('issue 20: precompressed assets, and the app for any client', () => {
       const answer = await rawGet(path, { accept: '*/*', 'accept-encoding': 'br, gzip' });
       expect(answer.status, path).toBe(404);
       expect(answer.body.toString()).not.toContain('<div id="root">');
+    }
+  });
+
+  it('HD-11 an answer that is not the precompressed file (POST to an asset, the hidden manifest) has no Content-Encoding and a plain body', async () => {
+    const asset = '/assets/tokens-Def456.js';
+    const plain: [method: string, path: string, accept: string, status: number, type: RegExp][] = [
+      ['POST', asset, '*/*', 404, /^application\/json/],
+      ['PUT', asset, '*/*', 404, /^application\/json/],
+      ['DELETE', asset, '*/*', 404, /^application\/json/],
+      ['POST', '/.vite/manifest.json', '*/*', 404, /^application\/json/],
+      ['GET', '/.vite/manifest.json', '*/*', 404, /^application\/json/],
+      ['GET', '/.vite/manifest.json', 'application/json', 404, /^application\/json/],
+      // A page that accepts HTML gets the app's page, as any other path would, never the manifest.
+      ['GET', '/.vite/manifest.json', 'text/html', 200, /^text\/html/],
+    ];
+    for (const acceptEncoding of ['br, gzip', 'gzip']) {
+      for (const [method, path, accept, status, type] of plain) {
+        const what = `${method} ${path} (${accept}; ${acceptEncoding})`;
+        const answer = await rawGet(path, { accept, 'accept-encoding': acceptEncoding }, method);
+        expect(answer.status, what).toBe(status);
+        expect(answer.headers['content-encoding'], what).toBeUndefined();
+        expect(answer.headers['content-type'], what).toMatch(type);
+        expect(Number(answer.headers['content-length']), what).toBe(answer.body.length);
+        const text = answer.body.toString('utf8');
+        if (status === 200) expect(text, what).toBe(INDEX);
+        else expect(JSON.parse(text), what).toMatchObject({ error: 'not_found' });
+      }
+      // The file itself is still served precompressed.
+      const real = await rawGet(asset, { accept: '*/*', 'accept-encoding': acceptEncoding });
+      expect(real.status).toBe(200);
+      expect(real.headers['content-encoding']).toBe(acceptEncoding === 'gzip' ? 'gzip' : 'br');
+      const decode = acceptEncoding === 'gzip' ? gunzipSync : brotliDecompressSync;
+      expect(decode(real.body).equals(PRECOMPRESSED['tokens-Def456.js']!)).toBe(true);
     }
   });
 
