@@ -54,7 +54,7 @@ export function createBffApp(given: BffDeps): RequestListener {
   const client = createOidcClient(deps);
   const upstream = createUpstream(deps);
   const tokens = sessionTokens({ clock, logger, store: sessions.store, sealer, client });
-  const transactions = loginTransactions(config, db, clock, sealer);
+  const transactions = loginTransactions(config, db, clock);
   const portalRequest = [requirePortalRequest(portalOrigin), requireJsonIfBody];
   const session = sessions.middleware;
   const logRequest = requestLogger(logger);

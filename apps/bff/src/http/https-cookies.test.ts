@@ -29,7 +29,7 @@ describe('cookies over https (BF-CK-01, BF-CK-02)', () => {
     expect(start.status).toBe(302);
     expect(new URL(start.location!).searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/bff/callback`);
     expect(setCookieLine(start.headers, '__Host-lk_portal_tx')).toMatch(
-      /^__Host-lk_portal_tx=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/,
+      /^__Host-lk_portal_tx=v1\.[A-Za-z0-9_-]+; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/,
     );
     expect(setCookieLine(start.headers, 'lk_portal_tx')).toBeUndefined();
     expect(start.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');

@@ -45,7 +45,8 @@ function isPortalUser(value: unknown): value is PortalUser {
 
 /**
  * GET /bff/callback: finishes a sign-in this browser started, checks in order:
- * 1. the login transaction named by the Lax cookie exists and is taken (one use: BF-ST-02, BF-ST-03);
+ * 1. the login transaction sealed in the Lax cookie opens, has not expired, and is taken (one
+ *    use: BF-ST-02, BF-ST-03, HD-15);
  * 2. `state` equals the transaction's (BF-ST-01, RFC 9700 §4.7);
  * 3. `iss` names the expected issuer (RFC 9207, MX-01);
  * the three answer 400 without any call to the token endpoint. Then an error response ends

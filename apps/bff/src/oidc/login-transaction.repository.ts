@@ -1,28 +1,18 @@
 import type { Db } from '@latchkey/db';
 
 /**
- * Login transactions are short-lived rows of the sessions table under their own key prefix,
- * so the session store's sweep removes the abandoned ones.
+ * HD-15: a login transaction lives in its sealed cookie, never here; starting a sign-in writes
+ * nothing. What is stored is the mark that a transaction was used, written by the callback
+ * that takes it: a short row of the sessions table under its own key prefix, expiring with the
+ * transaction, so the session store's sweep removes it. The primary key makes the claim one
+ * that a single caller wins, on SQLite and PostgreSQL alike and across BFF instances
+ * (BF-ST-03): the insert adds the row, or finds it there and adds nothing.
  */
-export async function insertLoginTransaction(db: Db, key: string, data: string, expiresAt: number): Promise<void> {
-  await db.insertInto('sessions').values({ sid: key, data, expires_at: expiresAt }).execute();
-}
-
-/**
- * Reads and deletes a transaction in one step that only one caller can win: the row is read,
- * then deleted, and only the caller whose delete removed it gets the data (BF-ST-03).
- */
-export async function takeLoginTransaction(
-  db: Db,
-  key: string,
-): Promise<{ data: string; expiresAt: number } | undefined> {
-  const row = await db.selectFrom('sessions').select(['data', 'expires_at']).where('sid', '=', key).executeTakeFirst();
-  if (!row) return undefined;
-  const deleted = await db.deleteFrom('sessions').where('sid', '=', key).executeTakeFirst();
-  if (Number(deleted.numDeletedRows) !== 1) return undefined;
-  return { data: row.data, expiresAt: Number(row.expires_at) };
-}
-
-export async function deleteLoginTransaction(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('sessions').where('sid', '=', key).execute();
+export async function claimLoginTransaction(db: Db, key: string, expiresAt: number): Promise<boolean> {
+  const inserted = await db
+    .insertInto('sessions')
+    .values({ sid: key, data: '{}', expires_at: expiresAt })
+    .onConflict((oc) => oc.column('sid').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }

@@ -8,8 +8,9 @@ import { safeReturnPath } from './return-to.ts';
 /**
  * GET /bff/login?returnTo=/path[&prompt=login]: starts the authorization code flow (RFC 6749 §4.1.1) with a
  * one-time `state` (RFC 9700 §4.7) and a PKCE S256 challenge (RFC 7636, RFC 9700 §2.1.1). The
- * state, the verifier and the return path stay server-side in the login transaction; the
- * browser gets only the transaction cookie and the redirect.
+ * state, the verifier and the return path go in the login transaction, sealed into the
+ * browser's transaction cookie (HD-15): nothing is stored for a sign-in that is only started,
+ * and the browser can neither read the verifier nor change any of it.
  */
 export function startSignIn(
   client: PortalOidcClient,
@@ -20,7 +21,7 @@ export function startSignIn(
     const returnTo = safeReturnPath(req.query.returnTo, portalOrigin); // OR-02
     const state = oidc.randomState();
     const codeVerifier = oidc.randomPKCECodeVerifier(); // fresh per transaction (PK-09)
-    // Discovery happens here first, so an unreachable server leaves no transaction behind.
+    // Discovery happens here first, so an unreachable server sets no transaction cookie.
     const url = await client.authorizationUrl({
       state,
       codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
@@ -28,7 +29,7 @@ export function startSignIn(
       // authorization server's own session still lives; no other prompt value is passed on.
       ...(req.query.prompt === 'login' ? { prompt: 'login' as const } : {}),
     });
-    await transactions.start(req, res, { state, codeVerifier, returnTo, issuer: client.issuer });
+    transactions.start(res, { state, codeVerifier, returnTo, issuer: client.issuer });
     redirectTo(res, url.href);
   };
 }

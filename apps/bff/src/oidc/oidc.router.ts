@@ -4,7 +4,7 @@ import { TooManyRequests } from '../http/bff.errors.ts';
 import { completeSignIn, type CallbackDeps } from './callback.handler.ts';
 import { startSignIn } from './login.handler.ts';
 
-/** A page reload can start a sign-in; a loop or a flood of stored transactions cannot go far. */
+/** A page reload can start a sign-in; a loop or a flood of starts cannot go far. */
 const MIN_SIGN_IN_STARTS_PER_MINUTE = 60;
 
 export interface OidcRouterDeps extends CallbackDeps {

@@ -21,8 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => system?.close());
 
-async function transactionRows(): Promise<number> {
-  const rows = await system.db.selectFrom('sessions').select('sid').where('sid', 'like', 'portal-tx:%').execute();
+/** Rows of the sessions table: a started sign-in adds none (HD-15); a used transaction leaves a mark. */
+async function sessionRows(): Promise<number> {
+  const rows = await system.db.selectFrom('sessions').select('sid').execute();
   return rows.length;
 }
 
@@ -60,7 +61,9 @@ describe('DD-9: sign-in through the BFF (authorization code + state + PKCE)', ()
     expect(params.has('code_verifier')).toBe(false);
     expect(start.headers.get('cache-control')).toBe('no-store');
     const tx = setCookieLine(start.headers, 'lk_portal_tx')!;
-    expect(tx).toMatch(/^lk_portal_tx=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+    expect(tx).toMatch(
+      /^lk_portal_tx=v1\.[A-Za-z0-9_-]+; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/,
+    );
 
     const callbackUrl = new URL(await browser.authorize(start.location!, user));
     expect(`${callbackUrl.origin}${callbackUrl.pathname}`).toBe(system.config.portal.redirectUri);
@@ -84,23 +87,40 @@ describe('DD-9: sign-in through the BFF (authorization code + state + PKCE)', ()
     expect(session.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('PK-09 two sign-in starts in one browser get different state and verifier; the first transaction is deleted, the used one too', async () => {
+  it('PK-09 two sign-in starts in one browser get different state and verifier; the second replaces the first, the used one is spent', async () => {
     const browser = new PortalBrowser(system);
-    const rowsBefore = await transactionRows();
+    const rowsBefore = await sessionRows();
     const first = new URL((await browser.startSignIn('/clients')).location!).searchParams;
-    expect(await transactionRows()).toBe(rowsBefore + 1);
+    const firstCookie = browser.jar.get('lk_portal_tx');
     const second = new URL((await browser.startSignIn('/tokens')).location!).searchParams;
     expect(second.get('state')).not.toBe(first.get('state'));
     expect(second.get('code_challenge')).not.toBe(first.get('code_challenge'));
-    expect(await transactionRows()).toBe(rowsBefore + 1);
+    expect(browser.jar.get('lk_portal_tx')).not.toBe(firstCookie);
+    expect(await sessionRows()).toBe(rowsBefore);
 
     const response = await browser.authorize(`${system.authUrl}/oauth/authorize?${second.toString()}`, user);
-    const done = await browser.navigate(new URL(response).pathname + new URL(response).search);
+    const query = new URL(response).searchParams;
+    const cookie = browser.jar.get('lk_portal_tx')!;
+    const done = await callback(browser, query);
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe('/tokens');
-    expect(await transactionRows()).toBe(rowsBefore);
-    // The verifier itself never left the server: only its S256 challenge was in any response.
+    browser.jar.set('lk_portal_tx', cookie);
+    expect((await callback(browser, query)).status).toBe(400);
+    // The verifier itself never left the server in the clear: only its S256 challenge, and
+    // the transaction sealed in its cookie.
     expect(browser.transcript.join('\n')).not.toMatch(/code_verifier/);
+  });
+
+  it("PK-09 the first tab's authorization response, after a second sign-in started in the browser: 400, no token request", async () => {
+    const browser = new PortalBrowser(system);
+    const first = (await browser.startSignIn('/clients')).location!;
+    await browser.startSignIn('/tokens');
+    const query = new URL(await browser.authorize(first, user)).searchParams;
+    const before = tokenRequests();
+    const answer = await callback(browser, query);
+    expect(answer.status).toBe(400);
+    expectNoSession(answer);
+    expect(tokenRequests()).toBe(before);
   });
 
   describe('OR-02 /bff/login?returnTo= accepts only same-origin relative paths', () => {
@@ -146,9 +166,10 @@ describe('RFC 9700 §4.7 state and the login transaction (BF-ST-*)', () => {
   it("BF-ST-01 a state that is not the transaction's: 400, no token request, no session, the transaction is gone", async () => {
     const browser = new PortalBrowser(system);
     const query = await authorizationResponse(browser);
+    const state = query.get('state')!;
+    const cookie = browser.jar.get('lk_portal_tx')!;
     query.set('state', 'not-the-state-this-browser-sent');
     const before = tokenRequests();
-    const rowsBefore = await transactionRows();
     const answer = await callback(browser, query);
     expect(answer.status).toBe(400);
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
@@ -156,8 +177,12 @@ describe('RFC 9700 §4.7 state and the login transaction (BF-ST-*)', () => {
     expect(tokenRequests()).toBe(before);
     expectNoSession(answer);
     expect(setCookieLine(answer.headers, 'lk_portal_tx')).toMatch(/Max-Age=0/);
-    expect(await transactionRows()).toBe(rowsBefore - 1);
     expect((await browser.request('/bff/session')).status).toBe(401);
+    // The transaction is spent: its cookie put back, with its own state, is refused too.
+    browser.jar.set('lk_portal_tx', cookie);
+    query.set('state', state);
+    expect((await callback(browser, query)).status).toBe(400);
+    expect(tokenRequests()).toBe(before);
   });
 
   it('BF-ST-02 no state, or no transaction cookie: 400 and no token request', async () => {
@@ -208,14 +233,16 @@ describe('RFC 9700 §4.7 state and the login transaction (BF-ST-*)', () => {
     const browser = new PortalBrowser(system);
     const start = await browser.startSignIn('/clients');
     const state = new URL(start.location!).searchParams.get('state')!;
-    const rowsBefore = await transactionRows();
+    const cookie = browser.jar.get('lk_portal_tx')!;
     const before = tokenRequests();
     const answer = await callback(browser, { error: 'access_denied', state, iss: system.authUrl });
     expect(answer.status).toBe(302);
     expect(answer.headers.get('location')).toBe('/?error=signin_failed');
     expectNoSession(answer);
     expect(tokenRequests()).toBe(before);
-    expect(await transactionRows()).toBe(rowsBefore - 1);
+    expect(setCookieLine(answer.headers, 'lk_portal_tx')).toMatch(/Max-Age=0/);
+    browser.jar.set('lk_portal_tx', cookie);
+    expect((await callback(browser, { error: 'access_denied', state, iss: system.authUrl })).status).toBe(400);
   });
 
   it('a code the server refuses: redirect to /?error=signin_failed, one token request, no session', async () => {
@@ -328,20 +355,19 @@ describe('BF-PX-01 the Host header never steers a redirect', () => {
 });
 
 describe('sign-in starts are rate limited per address', () => {
-  it('the 61st start within a minute: 429 page with Retry-After, no transaction stored', async () => {
+  it('the 61st start within a minute: 429 page with Retry-After, no transaction', async () => {
     const bff = await startSecondBff(system, {
       config: { ...system.config, rateLimit: { ...system.config.rateLimit, loginPerMinute: 1 } },
     });
     try {
       const browser = new PortalBrowser(system);
       for (let i = 0; i < 60; i += 1) expect((await browser.navigate(`${bff.url}/bff/login`)).status).toBe(302);
-      const rows = await transactionRows();
       const limited = await browser.navigate(`${bff.url}/bff/login`);
       expect(limited.status).toBe(429);
       expect(limited.headers.get('content-type')).toMatch(/^text\/html/);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.headers.get('location')).toBeNull();
-      expect(await transactionRows()).toBe(rows);
+      expect(limited.headers.getSetCookie()).toEqual([]);
     } finally {
       await bff.close();
     }
