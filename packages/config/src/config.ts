@@ -46,6 +46,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_CREATE_PER_10_MINUTES: z.coerce.number().int().min(1).max(10_000).default(30),
+  MAX_CLIENTS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(100),
+  MAX_TOKENS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(100),
   DEMO_ACCOUNT: flag(true),
 });
 
@@ -93,7 +96,18 @@ export interface Config {
   readonly graphqlIntrospection: boolean;
   readonly trustProxy: string | undefined;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  readonly rateLimit: { readonly tokenPerMinute: number; readonly loginPerMinute: number };
+  readonly rateLimit: {
+    readonly tokenPerMinute: number;
+    readonly loginPerMinute: number;
+    /** HD-14: clients and tokens one user may create through /account, together, per 10 minutes. */
+    readonly createPer10Minutes: number;
+  };
+  /**
+   * HD-14: what one user may hold at once through /account (the operators' CLI is not capped).
+   * Clients: not revoked (GitHub's cap on OAuth apps is 100). Tokens: personal access tokens
+   * neither revoked nor expired (GitHub allows 50 fine-grained ones, and classic ones without cap).
+   */
+  readonly limits: { readonly maxClientsPerUser: number; readonly maxTokensPerUser: number };
   readonly demoAccount: boolean;
 }
 
@@ -219,6 +233,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: Object.freeze({
       tokenPerMinute: e.RATE_LIMIT_TOKEN_PER_MINUTE,
       loginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
+      createPer10Minutes: e.RATE_LIMIT_CREATE_PER_10_MINUTES,
+    }),
+    limits: Object.freeze({
+      maxClientsPerUser: e.MAX_CLIENTS_PER_USER,
+      maxTokensPerUser: e.MAX_TOKENS_PER_USER,
     }),
     demoAccount: production ? false : e.DEMO_ACCOUNT,
   });

@@ -13,6 +13,7 @@ export const ErrorCode = {
   notFound: 'not_found',
   conflict: 'conflict',
   invalidCredentials: 'invalid_credentials',
+  limitReached: 'limit_reached',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -59,4 +60,8 @@ export class Conflict extends DomainError {
 }
 export class InvalidCredentials extends DomainError {
   readonly code = ErrorCode.invalidCredentials;
+}
+/** HD-14: the user already holds as many of something as one account may; revoking one makes room. */
+export class LimitReached extends DomainError {
+  readonly code = ErrorCode.limitReached;
 }

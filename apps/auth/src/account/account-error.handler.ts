@@ -8,6 +8,8 @@ const DOMAIN_STATUS: Partial<Record<DomainError['code'], number>> = {
   invalid_token: 401,
   not_found: 404,
   conflict: 409,
+  // HD-14: the request is fine but the account holds too many already; revoking one resolves it.
+  limit_reached: 409,
 };
 
 function send(res: Response, status: number, body: Record<string, string>): void {

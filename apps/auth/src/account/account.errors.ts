@@ -24,3 +24,9 @@ export class InsufficientScope extends AccountHttpError {
   readonly status = 403;
   readonly code = 'insufficient_scope';
 }
+
+/** HD-14: more creations (clients and tokens together) than the per-user rate allows; Retry-After says when to try again. */
+export class TooManyCreations extends AccountHttpError {
+  readonly status = 429;
+  readonly code = 'too_many_requests';
+}

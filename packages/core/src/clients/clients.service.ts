@@ -1,8 +1,9 @@
 import { constantTimeEqual, digest, generateToken, lastFour, TokenPrefix } from '@latchkey/credentials';
 import type { ClientsTable, Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
-import { Conflict, InvalidClient, NotFound, ValidationFailed } from '../errors.ts';
+import { Conflict, InvalidClient, LimitReached, NotFound } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
+import { countActiveClients, insertWithinCap } from '../limits/per-user-cap.ts';
 import { clientRowToClient, type Client } from './client.ts';
 import {
   findClientRowById,
@@ -35,6 +36,12 @@ export interface NewClient extends ClientDetails {
   /** Optional; validated like the redirect URL (absolute, https or loopback http, no fragment). */
   postLogoutRedirectUri?: string | undefined;
   requirePkce?: boolean;
+  /**
+   * HD-14: the most active (not revoked) clients the owner may hold, this one included; over
+   * it the creation is refused with LimitReached and nothing is stored. Unset (the operators'
+   * CLI): no cap.
+   */
+  maxActive?: number | undefined;
 }
 
 export interface CreatedClient {
@@ -44,13 +51,9 @@ export interface CreatedClient {
 }
 
 function validateClientName(value: string): string {
-  const name = validateName(value, 'client name');
-  // Only the service's own clients speak in its name: a third-party app may not look like the
-  // portal or carry the product's name on the consent page (HD-04).
-  if (/latchkey/i.test(name.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, ''))) {
-    throw new ValidationFailed('name', 'A client name may not contain “Latchkey”: it is the service’s own.');
-  }
-  return name;
+  // Only the service's own clients speak in its name; validateName refuses it and its
+  // look-alikes in a client name (HD-04, HD-10).
+  return validateName(value, 'client name');
 }
 
 const blank = (value: string | null | undefined): boolean =>
@@ -74,6 +77,13 @@ function validateDetails(
     ...(details.policyUri !== undefined && { policy_uri: link(details.policyUri, 'policy_uri') }),
     ...(details.tosUri !== undefined && { tos_uri: link(details.tosUri, 'tos_uri') }),
   };
+}
+
+function clientLimitReached(cap: number): LimitReached {
+  const clients = cap === 1 ? '1 active client' : `${cap} active clients`;
+  return new LimitReached(
+    `You already have ${clients}, the most one account may have. Revoke a client you no longer use to register another.`,
+  );
 }
 
 export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
@@ -105,7 +115,17 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     created_at: clock.now(),
     revoked_at: null,
   };
-  await insertClient(db, row);
+  if (input.maxActive === undefined) {
+    await insertClient(db, row);
+  } else {
+    const inserted = await insertWithinCap(db, {
+      userId: input.ownerId,
+      cap: input.maxActive,
+      count: (trx) => countActiveClients(trx, input.ownerId),
+      insert: (trx) => insertClient(trx, row),
+    });
+    if (!inserted) throw clientLimitReached(input.maxActive);
+  }
   return { client: clientRowToClient(row), clientSecret };
 }
 

@@ -2,8 +2,9 @@ import { MAX_TOKEN_LIFETIME_DAYS } from '@latchkey/contracts';
 import { digest, generateToken, lastFour, parseToken, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
-import { InvalidToken, NotFound, ValidationFailed } from '../errors.ts';
+import { InvalidToken, LimitReached, NotFound, ValidationFailed } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
+import { countActivePersonalAccessTokens, insertWithinCap } from '../limits/per-user-cap.ts';
 import { markGrantRevoked } from '../authorization/grants.repository.ts';
 import { tokenRowToSummary, type Principal, type TokenSummary } from './token.ts';
 import {
@@ -44,6 +45,19 @@ export interface NewPersonalAccessToken {
   name: string;
   /** Absolute expiry in ms; defaults to now + the configured lifetime (one year). */
   expiresAt?: number;
+  /**
+   * HD-14: the most active (neither revoked nor expired) personal access tokens the user may
+   * hold, this one included; over it the creation is refused with LimitReached and nothing is
+   * stored. Unset (the operators' CLI): no cap.
+   */
+  maxActive?: number | undefined;
+}
+
+function tokenLimitReached(cap: number): LimitReached {
+  const tokens = cap === 1 ? '1 active personal access token' : `${cap} active personal access tokens`;
+  return new LimitReached(
+    `You already have ${tokens}, the most one account may have. Revoke a token you no longer use to create another (expired tokens do not count).`,
+  );
 }
 
 export interface CreatedPersonalAccessToken {
@@ -82,7 +96,17 @@ export async function createPersonalAccessToken(
     revoked_at: null,
     last_used_at: null,
   };
-  await insertAccessToken(db, row);
+  if (input.maxActive === undefined) {
+    await insertAccessToken(db, row);
+  } else {
+    const inserted = await insertWithinCap(db, {
+      userId: input.userId,
+      cap: input.maxActive,
+      count: (trx) => countActivePersonalAccessTokens(trx, input.userId, now),
+      insert: (trx) => insertAccessToken(trx, row),
+    });
+    if (!inserted) throw tokenLimitReached(input.maxActive);
+  }
   return {
     token,
     summary: tokenRowToSummary(

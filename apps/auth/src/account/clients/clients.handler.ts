@@ -1,12 +1,15 @@
 import type { Request, Response } from 'express';
 import { createClient, findClient, listClients, NotFound, revokeClient, updateClient } from '@latchkey/core';
+import { inSequence } from '@latchkey/runtime';
 import type { AuthDeps } from '../../deps.ts';
+import { creationRateLimit } from '../creation-rate-limit.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';
 import { validateBody } from '../validate-body.ts';
 import { presentClient, presentCreatedClient } from './client.presenter.ts';
 import { createClientBody, redirectUrisOf, updateClientBody } from './client.schema.ts';
 
 export function clientsHandlers(deps: AuthDeps) {
+  const limitCreations = creationRateLimit(deps);
   return {
     /** GET /account/clients: the user's clients, newest first, revoked ones included. */
     async listClients(_req: Request, res: Response): Promise<void> {
@@ -14,22 +17,29 @@ export function clientsHandlers(deps: AuthDeps) {
       res.json(clients.map(presentClient));
     },
 
-    /** POST /account/clients: registers a client; the secret is in this response only (TS-04). */
-    async createClient(req: Request, res: Response): Promise<void> {
-      const body = validateBody(createClientBody, req.body);
-      const uris = redirectUrisOf(body) ?? { redirectUris: [], redirectUrisField: 'redirect_uri' as const };
-      const created = await createClient(deps.db, deps.clock, {
-        ownerId: principalOf(res).userId,
-        name: body.name,
-        ...uris,
-        postLogoutRedirectUri: body.post_logout_redirect_uri,
-        description: body.description,
-        clientUri: body.client_uri,
-        policyUri: body.policy_uri,
-        tosUri: body.tos_uri,
-      });
-      res.status(201).json(presentCreatedClient(created));
-    },
+    /**
+     * POST /account/clients: registers a client; the secret is in this response only (TS-04).
+     * HD-14: within the user's creation rate (429) and active-client cap (409 `limit_reached`).
+     */
+    createClient: inSequence([
+      limitCreations,
+      async function registerClient(req: Request, res: Response): Promise<void> {
+        const body = validateBody(createClientBody, req.body);
+        const uris = redirectUrisOf(body) ?? { redirectUris: [], redirectUrisField: 'redirect_uri' as const };
+        const created = await createClient(deps.db, deps.clock, {
+          ownerId: principalOf(res).userId,
+          name: body.name,
+          ...uris,
+          postLogoutRedirectUri: body.post_logout_redirect_uri,
+          description: body.description,
+          clientUri: body.client_uri,
+          policyUri: body.policy_uri,
+          tosUri: body.tos_uri,
+          maxActive: deps.config.limits.maxClientsPerUser,
+        });
+        res.status(201).json(presentCreatedClient(created));
+      },
+    ]),
 
     /** GET /account/clients/:id: one of the user's clients; anyone else's is 404. */
     async getClient(req: Request, res: Response): Promise<void> {

@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import { createPersonalAccessToken, listTokensForUser, revokeAccessToken } from '@latchkey/core';
+import { inSequence } from '@latchkey/runtime';
 import type { AuthDeps } from '../../deps.ts';
+import { creationRateLimit } from '../creation-rate-limit.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';
 import { validateBody } from '../validate-body.ts';
 import { daysFrom } from './token-expiry.ts';
@@ -8,6 +10,7 @@ import { presentCreatedToken, presentToken } from './token.presenter.ts';
 import { createTokenBody } from './token.schema.ts';
 
 export function tokensHandlers(deps: AuthDeps) {
+  const limitCreations = creationRateLimit(deps);
   return {
     /**
      * GET /account/tokens: the user's PATs (active, expired and revoked) and the live access
@@ -18,18 +21,25 @@ export function tokensHandlers(deps: AuthDeps) {
       res.json(tokens.map(presentToken));
     },
 
-    /** POST /account/tokens: a new PAT; its value is in this response only (TS-04). */
-    async createToken(req: Request, res: Response): Promise<void> {
-      const body = validateBody(createTokenBody, req.body);
-      const expiresAt =
-        body.expires_in_days !== undefined ? daysFrom(deps.clock.now(), body.expires_in_days) : body.expires_at;
-      const created = await createPersonalAccessToken(deps.db, deps.clock, deps.config.tokenTtlSeconds, {
-        userId: principalOf(res).userId,
-        name: body.name,
-        ...(expiresAt === undefined ? {} : { expiresAt }),
-      });
-      res.status(201).json(presentCreatedToken(created));
-    },
+    /**
+     * POST /account/tokens: a new PAT; its value is in this response only (TS-04).
+     * HD-14: within the user's creation rate (429) and active-token cap (409 `limit_reached`).
+     */
+    createToken: inSequence([
+      limitCreations,
+      async function createPat(req: Request, res: Response): Promise<void> {
+        const body = validateBody(createTokenBody, req.body);
+        const expiresAt =
+          body.expires_in_days !== undefined ? daysFrom(deps.clock.now(), body.expires_in_days) : body.expires_at;
+        const created = await createPersonalAccessToken(deps.db, deps.clock, deps.config.tokenTtlSeconds, {
+          userId: principalOf(res).userId,
+          name: body.name,
+          ...(expiresAt === undefined ? {} : { expiresAt }),
+          maxActive: deps.config.limits.maxTokensPerUser,
+        });
+        res.status(201).json(presentCreatedToken(created));
+      },
+    ]),
 
     /**
      * POST /account/tokens/:id/revoke: the token is refused from the next request on (RV-01);
