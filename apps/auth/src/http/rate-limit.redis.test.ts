@@ -25,8 +25,7 @@ afterAll(async () => {
   await redisServer?.stop();
 });
 
-async function attemptSignIn(authUrl: string, ip: string, email: string, password: string) {
-  const jar = new CookieJar();
+async function attemptSignIn(authUrl: string, ip: string, email: string, password: string, jar = new CookieJar()) {
   const headers = { 'x-forwarded-for': ip };
   const page = await fetchPage({ authUrl }, jar, '/signin', { headers });
   const fields = page.status === 200 ? findForm(page.html, '/signin')!.fields : {};
@@ -81,6 +80,27 @@ describe('sign-in and sign-up limits across instances (D-8)', () => {
     const statuses: number[] = [];
     for (let i = 0; i <= LIMIT; i += 1) statuses.push((await signUp(auth.urls[i % 2]!, ip, i)).status);
     expect(statuses).toEqual([...Array<number>(LIMIT).fill(303), 429]);
+  });
+
+  it('D-8 HD-13 the cap on failed sign-ins per account holds across instances: 30 failures spread over A and B, then a fresh browser is refused on B even with the right password, and the browser that signed in on A gets in on B', async () => {
+    const [a, b] = auth.urls as [string, string];
+    const victim = await makeUser(auth.system);
+    const signedIn = new CookieJar();
+    expect((await attemptSignIn(a, '100.66.0.1', victim.email, victim.password, signedIn)).status).toBe(303);
+    const owner = new CookieJar();
+    owner.set('lk_auth_device', signedIn.get('lk_auth_device')!);
+    // The cap is 10 × 3 = 30 an hour; each instance alone sees 15, below it.
+    const statuses = await Promise.all(
+      Array.from({ length: 10 * LIMIT }, (_, i) =>
+        attemptSignIn(auth.urls[i % 2]!, `100.66.1.${i + 1}`, victim.email, 'wrong-password').then((r) => r.status),
+      ),
+    );
+    expect(statuses).toEqual(Array<number>(10 * LIMIT).fill(422));
+    const refused = await attemptSignIn(b, '100.66.2.1', victim.email, victim.password);
+    expect(refused.status).toBe(429);
+    expect(refused.html).toContain('Too many failed sign-ins');
+    expect((await attemptSignIn(a, '100.66.2.2', victim.email, victim.password)).status).toBe(429);
+    expect((await attemptSignIn(b, '100.66.3.1', victim.email, victim.password, owner)).status).toBe(303);
   });
 
   it('R-08 Redis killed: sign-in attempts are not answered 500 (503: the session store is down), and the in-process floor still answers 429 after the limit', async () => {

@@ -17,8 +17,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-async function attemptSignIn(ip: string, email: string, password: string, accept = 'text/html') {
-  const jar = new CookieJar();
+async function attemptSignIn(ip: string, email: string, password: string, accept = 'text/html', jar = new CookieJar()) {
   const page = await fetchPage(system, jar, '/signin', { headers: { 'x-forwarded-for': ip } });
   const form = findForm(page.html, '/signin')!;
   return fetchPage(system, jar, '/signin', {
@@ -101,6 +100,104 @@ describe('rate limits on sign-in and sign-up (429 with Retry-After)', () => {
       .where('name', '=', 'Spam')
       .executeTakeFirstOrThrow();
     expect(Number(row.n)).toBe(LIMIT);
+  });
+});
+
+describe('HD-13 failed sign-ins per account are capped; browsers the owner signed in with still get in', () => {
+  // LIMIT 3 a minute per address: the cap is 10 × 3 = 30 failures an hour per account, and a
+  // device cookie is trusted while its own failures stay within 3 an hour.
+  const CAP = 10 * LIMIT;
+  const DEVICE_COOKIE = 'lk_auth_device';
+
+  /** A browser that signed in to `account` once: only its device cookie is kept (signed out). */
+  async function browserThatSignedIn(ip: string, account: { email: string; password: string }) {
+    const jar = new CookieJar();
+    expect((await attemptSignIn(ip, account.email, account.password, 'text/html', jar)).status).toBe(303);
+    const device = jar.get(DEVICE_COOKIE)!;
+    expect(device).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    expect(device).not.toContain(encodeURIComponent(account.email.split('@')[0]!));
+    const browser = new CookieJar();
+    browser.set(DEVICE_COOKIE, device);
+    return browser;
+  }
+
+  /** `n` wrong guesses for `email`, all at once, each from its own address. */
+  async function concurrentGuesses(prefix: string, email: string, n: number) {
+    const forms = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const jar = new CookieJar();
+        const ip = `${prefix}.${i + 1}`;
+        const page = await fetchPage(system, jar, '/signin', { headers: { 'x-forwarded-for': ip } });
+        return { jar, ip, fields: findForm(page.html, '/signin')!.fields };
+      }),
+    );
+    const started = performance.now();
+    const answers = await Promise.all(
+      forms.map(({ jar, ip, fields }) =>
+        fetchPage(system, jar, '/signin', {
+          form: { ...fields, email, password: 'wrong-password' },
+          headers: { 'x-forwarded-for': ip },
+        }),
+      ),
+    );
+    return { statuses: answers.map((a) => a.status).sort(), tookMs: performance.now() - started };
+  }
+
+  it('HD-13 40 concurrent guesses from 40 addresses: 30 are checked (and slowed, up to 4 s), 10 refused unchecked; then a fresh browser is refused even with the right password, and the owner\'s browser signs in', async () => {
+    const victim = await makeUser(system);
+    const owner = await browserThatSignedIn('100.64.0.1', victim);
+    const { statuses, tookMs } = await concurrentGuesses('100.64.1', victim.email, CAP + 10);
+    expect(statuses).toEqual([...Array<number>(CAP).fill(422), ...Array<number>(10).fill(429)]);
+    // Each attempt was counted before its delay was worked out: the 30th waited the full 4 s.
+    expect(tookMs).toBeGreaterThanOrEqual(4_000 - 5);
+
+    const attacker = await attemptSignIn('100.64.2.1', victim.email.toUpperCase(), victim.password);
+    expect(attacker.status).toBe(429);
+    expect(attacker.location).toBeUndefined();
+    expect(attacker.headers.getSetCookie().some((c) => /^lk_auth_sid=|^lk_auth_device=/.test(c))).toBe(false);
+    expect(attacker.html).toContain('Too many failed sign-ins');
+    expect(attacker.html).toContain('from a browser you have signed in with before');
+    expect(Number(attacker.headers.get('retry-after'))).toBeGreaterThan(60);
+    expect(Number(attacker.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    // No RateLimit header tells anyone how many failures the account has had.
+    expect(attacker.headers.get('ratelimit')).not.toContain('signin-account');
+    expectPageSecurityHeaders(attacker);
+    const json = await attemptSignIn('100.64.2.2', victim.email, victim.password, 'application/json');
+    expect(json.status).toBe(429);
+    expect(JSON.parse(json.html)).toMatchObject({ error: 'too_many_requests' });
+
+    // The owner's browser, from an address of its own, is neither refused nor slowed.
+    const started = performance.now();
+    const signedIn = await attemptSignIn('100.64.3.1', victim.email, victim.password, 'text/html', owner);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.location).toBe(`${system.authUrl}/`);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // An unknown email is refused alike once failed as often: the refusal tells no account apart.
+    const unknown = 'nobody-hd13@example.test';
+    expect((await concurrentGuesses('100.64.4', unknown, CAP)).statuses).toEqual(Array<number>(CAP).fill(422));
+    expect((await attemptSignIn('100.64.5.1', unknown, 'whatever-password')).status).toBe(429);
+    // Other accounts are unaffected.
+    expect((await attemptSignIn('100.64.6.1', user.email, user.password)).status).toBe(303);
+  });
+
+  it('HD-13 past the cap, a device cookie for another account, a forged one, or one that failed too often itself does not get in', async () => {
+    const victim = await makeUser(system);
+    const owner = await browserThatSignedIn('100.65.0.1', victim);
+    const otherAccount = await browserThatSignedIn('100.65.0.2', user);
+    expect((await concurrentGuesses('100.65.1', victim.email, CAP)).statuses).toEqual(Array<number>(CAP).fill(422));
+
+    expect((await attemptSignIn('100.65.2.1', victim.email, victim.password, 'text/html', otherAccount)).status).toBe(429);
+    const [id, account, mac] = owner.get(DEVICE_COOKIE)!.split('.') as [string, string, string];
+    const forged = new CookieJar();
+    forged.set(DEVICE_COOKIE, `${id}.${account}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`);
+    expect((await attemptSignIn('100.65.2.2', victim.email, victim.password, 'text/html', forged)).status).toBe(429);
+
+    // The owner's browser may fail a few times itself (3 an hour here), rejected as usual...
+    for (let i = 0; i < LIMIT; i += 1) {
+      expect((await attemptSignIn(`100.65.3.${i + 1}`, victim.email, 'typo', 'text/html', owner)).status).toBe(422);
+    }
+    // ...past that it counts as unknown: a stolen device cookie does not keep guessing.
+    expect((await attemptSignIn('100.65.4.1', victim.email, victim.password, 'text/html', owner)).status).toBe(429);
   });
 });
 

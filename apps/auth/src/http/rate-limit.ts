@@ -1,13 +1,13 @@
-import type { Request, RequestHandler } from 'express';
-import { rateLimit, type Options } from 'express-rate-limit';
+import type { RequestHandler, Response } from 'express';
+import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
 import { slowDown } from 'express-slow-down';
 import { RedisStore } from 'rate-limit-redis';
-import { normalizeEmail } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
 import { inSequence, type RedisClient } from '@latchkey/runtime';
+import { accountDigest, knownDeviceFor, type DeviceCookieDeps } from './device-cookie.ts';
 import { prefersJson } from './error-handler.ts';
 import { sendPage } from './send-page.ts';
-import { errorPage } from './views/error-page.view.ts';
+import { errorPage, type ErrorPageOptions } from './views/error-page.view.ts';
 
 const WINDOW_MS = 60_000;
 /** While Redis is down every limited request fails over to the floor: warn at most this often. */
@@ -97,65 +97,232 @@ function limiter(options: Partial<Options> & { identifier: string }, shared?: Sh
   );
 }
 
-function submittedEmail(req: Request): string | undefined {
-  const email = (req.body as Record<string, unknown> | undefined)?.email;
-  return typeof email === 'string' && email.length > 0 && email.length <= 254 ? normalizeEmail(email) : undefined;
-}
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * HD-13: failed sign-ins per account are capped at this many times the per-address limit a
+ * minute, an hour: 100 an hour at the default of 10 (NIST SP 800-63B §5.2.2: at most 100
+ * consecutive failures). Derived from RATE_LIMIT_LOGIN_PER_MINUTE so tests can exercise it.
+ */
+const ACCOUNT_FAILURES_PER_HOUR_PER_LOGIN_LIMIT = 10;
+/**
+ * HD-13: a browser with a device cookie for the account is trusted past the cap only while its
+ * own failures for that account stay within the per-address limit a minute, an hour (10 at the
+ * default): a stolen device cookie is not a licence to keep guessing.
+ */
+const DEVICE_FAILURES_PER_HOUR_PER_LOGIN_LIMIT = 1;
 
 /** The per-account delay grows by this much per failure past the allowance, up to the cap. */
 const ACCOUNT_DELAY_STEP_MS = 250;
 const ACCOUNT_DELAY_MAX_MS = 4_000;
 
 /**
+ * HD-16: sign-ups that hit an existing account, per address, an hour. Each one says the email
+ * has an account (sign-up cannot answer alike, see signup.handler.ts), so they are limited
+ * hard: 5 an hour, where the owner who forgot they signed up needs one.
+ */
+const SIGNUP_EXISTING_ACCOUNT_PER_HOUR = 5;
+
+type Refusal = Pick<ErrorPageOptions, 'title' | 'detail'>;
+
+/**
+ * A refusal like tooManyRequests, for limiters that send no RateLimit headers (they would tell
+ * anyone how many failures an account has had): Retry-After from the window's reset.
+ */
+function refuse({ title, detail }: Refusal, propertyName: string): Options['handler'] {
+  return (req, res) => {
+    const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[propertyName];
+    const resetSeconds = info?.resetTime ? Math.ceil((info.resetTime.getTime() - Date.now()) / 1000) : 0;
+    res.setHeader('Retry-After', String(Math.max(1, resetSeconds)));
+    if (prefersJson(req)) {
+      res.status(429).json({ error: 'too_many_requests', error_description: detail });
+      return;
+    }
+    sendPage(res, 429, errorPage({ title, detail, badge: 'Error 429' }));
+  };
+}
+
+/** Who a sign-in attempt is for, and whether the browser signed in to that account before. */
+interface SignInAttempt {
+  /** The account's digest (device-cookie.ts), for a well-formed email; any email, known or not. */
+  account: string;
+  /** The device id of a browser that signed in to the account before and is still trusted. */
+  device: string | undefined;
+}
+
+function signInAttempt(res: Response): SignInAttempt | undefined {
+  return res.locals.signInAttempt as SignInAttempt | undefined;
+}
+
+function identifySignInAttempt(deps: DeviceCookieDeps): RequestHandler {
+  return (req, res, next) => {
+    const email = (req.body as Record<string, unknown> | undefined)?.email;
+    if (typeof email === 'string' && email.length > 0 && email.length <= 254) {
+      const account = accountDigest(deps, email);
+      res.locals.signInAttempt = { account, device: knownDeviceFor(deps, req, account) } satisfies SignInAttempt;
+    }
+    next();
+  };
+}
+
+function sharedStoreOptions(
+  identifier: string,
+  shared?: SharedLimitDeps,
+): Partial<Pick<Options, 'store' | 'passOnStoreError' | 'logger'>> {
+  const redis = shared?.redis;
+  if (!redis) return {};
+  return {
+    store: new RecoveringRedisStore({
+      prefix: `lk:rl:${identifier}:`,
+      sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
+    }),
+    passOnStoreError: true,
+    logger: storeWarnings(shared.logger, identifier),
+  };
+}
+
+/**
  * Per account, failures from every address slow further attempts down, never refuse them
  * (HD-03): a hard per-email limit let anyone who knows an email lock its owner out for good,
  * 10 wrong passwords a minute from anywhere. Past the allowance each attempt for that email
- * waits a little longer (250 ms more per failure, at most 4 s), the right password included,
- * which caps how fast one account can be guessed without ever refusing its owner. With Redis
- * the failures are counted across instances; if Redis is down there is no delay (fail open),
- * and the hard limits per address and per (account, address) still hold.
+ * waits a little longer (250 ms more per failure, at most 4 s), the right password included.
+ * The count is taken before the delay is worked out (express-slow-down increments first), so
+ * attempts sent at once each see their own place in line. This bounds each attempt's latency,
+ * not the rate: concurrent guesses all wait at most 4 s, which is why the hourly cap (HD-13)
+ * is there. A browser the owner signed in with (HD-13's device cookie) is not slowed. With
+ * Redis the failures are counted across instances; if Redis is down there is no delay (fail
+ * open), and the hard limits per address and per (account, address) still hold.
  */
 function accountSlowDown(perMinute: number, shared?: SharedLimitDeps): RequestHandler {
-  const redis = shared?.redis;
   return slowDown({
     windowMs: WINDOW_MS,
     delayAfter: perMinute,
     delayMs: (used) => (used - perMinute) * ACCOUNT_DELAY_STEP_MS,
     maxDelayMs: ACCOUNT_DELAY_MAX_MS,
     skipSuccessfulRequests: true,
-    skip: (req) => submittedEmail(req) === undefined,
-    keyGenerator: (req) => `email:${submittedEmail(req)}`,
-    ...(redis
-      ? {
-          store: new RecoveringRedisStore({
-            prefix: 'lk:rl:signin-account-delay:',
-            sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
-          }),
-          passOnStoreError: true,
-          logger: storeWarnings(shared!.logger, 'signin-account-delay'),
-        }
-      : {}),
+    skip: (_req, res) => signInAttempt(res) === undefined || signInAttempt(res)!.device !== undefined,
+    keyGenerator: (_req, res) => `account:${signInAttempt(res)!.account}`,
+    ...sharedStoreOptions('signin-account-delay', shared),
   });
+}
+
+/**
+ * HD-13: the browser's device cookie counts its own failures for the account; past
+ * DEVICE_FAILURES_PER_HOUR_PER_LOGIN_LIMIT × perMinute in an hour the browser is treated as
+ * unknown (the account cap then applies to it), never refused for that alone.
+ */
+function deviceFailures(perMinute: number, shared?: SharedLimitDeps): RequestHandler[] {
+  return layeredLimit(
+    {
+      identifier: 'signin-device',
+      windowMs: HOUR_MS,
+      limit: DEVICE_FAILURES_PER_HOUR_PER_LOGIN_LIMIT * perMinute,
+      skipSuccessfulRequests: true,
+      standardHeaders: false,
+      legacyHeaders: false,
+      requestPropertyName: 'deviceLimit',
+      skip: (_req, res) => signInAttempt(res)?.device === undefined,
+      keyGenerator: (_req, res) => `device:${signInAttempt(res)!.device}:${signInAttempt(res)!.account}`,
+      handler: (_req, res, next) => {
+        signInAttempt(res)!.device = undefined;
+        next();
+      },
+    },
+    shared,
+  );
+}
+
+/**
+ * HD-13: failed sign-ins per account, from every address, are capped at
+ * ACCOUNT_FAILURES_PER_HOUR_PER_LOGIN_LIMIT × perMinute an hour. Past the cap an attempt from
+ * a browser that never signed in to the account is refused (429) without the password being
+ * checked; a browser with a device cookie for it is neither counted nor refused, so whoever
+ * guesses cannot lock the owner out of the browsers they use (HD-03). The count goes up before
+ * the attempt is checked and down again on success, atomically in the store, so concurrent
+ * guesses cannot slip past it. Unknown emails are counted alike: the refusal says nothing
+ * about whether an account exists.
+ */
+function accountFailureCap(perMinute: number, shared?: SharedLimitDeps): RequestHandler[] {
+  return layeredLimit(
+    {
+      identifier: 'signin-account',
+      windowMs: HOUR_MS,
+      limit: ACCOUNT_FAILURES_PER_HOUR_PER_LOGIN_LIMIT * perMinute,
+      skipSuccessfulRequests: true,
+      standardHeaders: false,
+      legacyHeaders: false,
+      requestPropertyName: 'accountLimit',
+      skip: (_req, res) => signInAttempt(res) === undefined || signInAttempt(res)!.device !== undefined,
+      keyGenerator: (_req, res) => `account:${signInAttempt(res)!.account}`,
+      handler: refuse(
+        {
+          title: 'Too many failed sign-ins',
+          detail:
+            'There have been too many failed attempts to sign in to this account. Try again later, or from a browser you have signed in with before.',
+        },
+        'accountLimit',
+      ),
+    },
+    shared,
+  );
 }
 
 /**
  * Brute force on sign-in (OAuth 2.1 §7.3.1 asks the same of client secrets): failures are
  * limited per address, hard, whatever the account, so one address can neither spray
  * passwords over many accounts nor keep guessing one (this bounds every (account, address)
- * pair too); and per account from every address, softly, with a growing delay that never
- * refuses the right password (HD-03). Only failures count: a user who signs in is never
- * slowed by their own successes. With Redis (`shared.redis`) each is counted across
- * instances, and the in-process hard limit stays in front (D-8). Must run after the body
- * parser.
+ * pair too); per account from every address, softly, with a growing delay that never
+ * refuses the right password (HD-03); and per account, hard, an hour, except for browsers the
+ * owner signed in with (HD-13). Only failures count: a user who signs in is never slowed by
+ * their own successes. With Redis (`deps.redis`) each is counted across instances, and the
+ * in-process limits stay in front (D-8). Must run after the body parser.
  */
-export function signInRateLimits(perMinute: number, shared?: SharedLimitDeps): RequestHandler[] {
+export function signInRateLimits(perMinute: number, deps: SharedLimitDeps & DeviceCookieDeps): RequestHandler[] {
   return [
-    ...limiter({ identifier: 'signin-ip', limit: perMinute, skipSuccessfulRequests: true }, shared),
-    accountSlowDown(perMinute, shared),
+    ...limiter({ identifier: 'signin-ip', limit: perMinute, skipSuccessfulRequests: true }, deps),
+    identifySignInAttempt(deps),
+    ...deviceFailures(perMinute, deps),
+    ...accountFailureCap(perMinute, deps),
+    accountSlowDown(perMinute, deps),
   ];
 }
 
-/** Sign-up counts every attempt per address: a success creates an account, which is what a spammer wants. */
+/** Marks a sign-up that hit an existing account, for the HD-16 limit. */
+export function markSignUpForExistingAccount(res: Response): void {
+  res.locals.signUpForExistingAccount = true;
+}
+
+/**
+ * Sign-up counts every attempt per address: a success creates an account, which is what a
+ * spammer wants. HD-16: those that hit an existing account are limited further, per address
+ * an hour, since each tells whether an email has an account. The count goes up before the
+ * attempt and down again unless it hit an existing account, so concurrent probes cannot slip
+ * past; past the limit every sign-up from that address is refused, whatever the email, so the
+ * refusal tells nothing either.
+ */
 export function signUpRateLimit(perMinute: number, shared?: SharedLimitDeps): RequestHandler {
-  return inSequence(limiter({ identifier: 'signup-ip', limit: perMinute }, shared));
+  return inSequence([
+    ...limiter({ identifier: 'signup-ip', limit: perMinute }, shared),
+    ...layeredLimit(
+      {
+        identifier: 'signup-existing-ip',
+        windowMs: HOUR_MS,
+        limit: SIGNUP_EXISTING_ACCOUNT_PER_HOUR,
+        skipSuccessfulRequests: true,
+        requestWasSuccessful: (_req, res) => res.locals.signUpForExistingAccount !== true,
+        standardHeaders: false,
+        legacyHeaders: false,
+        requestPropertyName: 'signUpExistingLimit',
+        handler: refuse(
+          {
+            title: 'Too many attempts',
+            detail:
+              'Too many attempts from you to create an account for an email that already has one. Sign in instead, or try again later.',
+          },
+          'signUpExistingLimit',
+        ),
+      },
+      shared,
+    ),
+  ]);
 }

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { authenticateUser, findActiveClient, InvalidCredentials, type User } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertFormCsrf, csrfTokenFor } from '../../http/csrf.ts';
+import { rememberDevice } from '../../http/device-cookie.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
@@ -75,6 +76,8 @@ export function signInHandlers(deps: AuthDeps) {
       }
       const pending = findPendingAuthorization(deps, req, request);
       await establishSession(req, deps.clock, user, pending);
+      // HD-13: this browser may still try this account once failures elsewhere reach the cap.
+      rememberDevice(deps, req, res, user.email);
       // OR-01: only a path on this server; a pending authorization resumes by its id (AZ-20).
       res.redirect(
         303,

@@ -4,7 +4,10 @@ import { formBody } from '../../http/form-body.ts';
 import { signInRateLimits } from '../../http/rate-limit.ts';
 import { signInHandlers } from './signin.handler.ts';
 
-/** GET/POST /signin and POST /signout. Rate limits run before the session is loaded. */
+/**
+ * GET/POST /signin and POST /signout. Rate limits run before the session is loaded: per address,
+ * per account with the device cookie's exemption (HD-13), and the per-account slow-down (HD-03).
+ */
 export function signInRouter(deps: AuthDeps, session: RequestHandler): Router {
   const router = Router();
   const handlers = signInHandlers(deps);

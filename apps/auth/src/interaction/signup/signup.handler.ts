@@ -2,6 +2,8 @@ import type { Request, Response } from 'express';
 import { Conflict, createUser, findActiveClient, ValidationFailed, type User } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertFormCsrf, csrfTokenFor } from '../../http/csrf.ts';
+import { rememberDevice } from '../../http/device-cookie.ts';
+import { markSignUpForExistingAccount } from '../../http/rate-limit.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
@@ -39,9 +41,19 @@ async function renderSignUp(
   );
 }
 
+/**
+ * HD-16: a sign-up for an email that has an account says so. Answering as for a new address
+ * cannot be done honestly here: a new sign-up signs the browser in at once, which cannot be
+ * faked for an account someone else owns, and Latchkey sends no email through which either
+ * answer could arrive instead. So the answer stays (the owner who forgot learns to sign in),
+ * and what it costs is capped: such sign-ups are limited per address, 5 an hour
+ * (signUpRateLimit), on top of the per-minute limit on every sign-up.
+ */
+const EXISTING_ACCOUNT = 'An account with this email already exists. Sign in instead.';
+
 /** Domain errors become messages next to the field they name. */
 function fieldErrorFor(err: unknown): FieldErrors | undefined {
-  if (err instanceof Conflict) return { email: 'An account with this email already exists. Sign in instead.' };
+  if (err instanceof Conflict) return { email: EXISTING_ACCOUNT };
   if (err instanceof ValidationFailed) {
     const field = err.field === 'name' || err.field === 'email' || err.field === 'password' ? err.field : 'form';
     return { [field]: err.description };
@@ -71,6 +83,7 @@ export function signUpHandlers(deps: AuthDeps) {
       let errors: FieldErrors | undefined;
       const user: User | undefined = await createUser(deps.db, deps.clock, { name, email, password }).catch(
         (err: unknown) => {
+          if (err instanceof Conflict) markSignUpForExistingAccount(res);
           errors = fieldErrorFor(err);
           if (errors) return undefined;
           throw err;
@@ -87,6 +100,8 @@ export function signUpHandlers(deps: AuthDeps) {
       }
       const pending = findPendingAuthorization(deps, req, request);
       await establishSession(req, deps.clock, user, pending);
+      // HD-13: the browser that created the account may still try it past the failure cap.
+      rememberDevice(deps, req, res, user.email);
       res.redirect(
         303,
         request !== undefined ? continuePath(request) : (sameOriginPath(returnTo, deps.config.auth.url) ?? '/'),

@@ -24,7 +24,8 @@ let existing: Awaited<ReturnType<typeof makeUser>>;
 let counter = 0;
 
 beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000' });
+  // TRUST_PROXY lets HD-16 present client addresses through X-Forwarded-For.
+  system = await startSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', TRUST_PROXY: 'loopback' });
   existing = await makeUser(system, 'Existing User');
 });
 afterAll(async () => {
@@ -165,6 +166,53 @@ describe('sign-up', () => {
     expect(answer.status).toBe(422);
     expect(answer.html).toContain('id="field-email-error">An account with this email already exists. Sign in instead.');
     expect(await userCount()).toBe(before);
+  });
+
+  it('HD-16 sign-ups that hit an existing account are limited per address: the 6th in an hour is refused (429) whatever the email, new emails do not count, another address is unaffected', async () => {
+    const owners = await Promise.all(Array.from({ length: 6 }, (_, i) => makeUser(system, `Owner ${i}`)));
+    const probe = async (ip: string, email: string) => {
+      const jar = new CookieJar();
+      const headers = { 'x-forwarded-for': ip };
+      const page = await fetchPage(system, jar, '/signup', { headers });
+      return fetchPage(system, jar, '/signup', {
+        form: { ...findForm(page.html, '/signup')!.fields, name: 'Prober', email, password: 'plum orbit canvas' },
+        headers,
+      });
+    };
+    const ip = '198.18.16.1';
+    // New emails, and forms refused for other reasons, are not counted.
+    for (let i = 0; i < 6; i += 1) expect((await probe(ip, newEmail())).status).toBe(303);
+    expect((await probe(ip, 'not-an-email')).status).toBe(422);
+    // Five probes of existing accounts are answered, all at once or not...
+    const answered = await Promise.all(owners.slice(0, 5).map((o) => probe(ip, o.email)));
+    for (const answer of answered) {
+      expect(answer.status).toBe(422);
+      expect(answer.html).toContain('An account with this email already exists.');
+    }
+    // ...the sixth is refused without saying, as is any sign-up from that address for the hour.
+    const before = await userCount();
+    for (const email of [owners[5]!.email, newEmail()]) {
+      const refused = await probe(ip, email);
+      expect(refused.status).toBe(429);
+      expect(refused.html).not.toContain('already exists');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(60);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+      expectPageSecurityHeaders(refused);
+    }
+    expect(await userCount()).toBe(before);
+    const elsewhere = await probe('198.18.16.2', owners[5]!.email);
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.html).toContain('An account with this email already exists.');
+  });
+
+  it('HD-13 signing up remembers the browser for the new account (lk_auth_device: HttpOnly, SameSite=Lax, a year)', async () => {
+    const jar = new CookieJar();
+    const answer = await submitSignUp(jar, { name: 'Device Owner', email: newEmail(), password: 'plum orbit canvas' });
+    expect(answer.status).toBe(303);
+    const cookie = answer.headers.getSetCookie().find((c) => c.startsWith('lk_auth_device='))!;
+    expect(cookie).toMatch(
+      /^lk_auth_device=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
   });
 
   it('a malformed form (repeated or missing fields) is a 422 page, never 500', async () => {
