@@ -25,6 +25,7 @@ const SQLITE_OR_NO_DATABASE = [
   'apps/portal/src/**',
   'packages/core/src/users/password.test.ts',
   'packages/core/src/text.test.ts',
+  'packages/core/src/users/password-patterns.test.ts',
   'apps/auth/src/authorization/consent/mixed-script.test.ts',
   'packages/credentials/src/**',
   'packages/db/src/database-unavailable.test.ts',

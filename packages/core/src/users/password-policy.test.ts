@@ -62,3 +62,47 @@ describe('HD-05 passwords (NIST SP 800-63B)', () => {
     }
   });
 });
+
+describe('HD-12 season, keyboard and word + year passwords', () => {
+  const WORD_YEAR = 'Choose a password that is harder to guess. A common word or name with a year added is easy to guess. A few unrelated words make a good one.';
+
+  it('HD-12 refuses the three passwords of the finding, which zxcvbn scores 3', async () => {
+    expect(await refusal('Summer2026!!')).toBe(WORD_YEAR);
+    expect(await refusal('Spring2025!!')).toBe(WORD_YEAR);
+    expect(await refusal('Qwerty2026!!')).toContain('A common password with a year added is easy to guess.');
+  });
+
+  it('HD-12 refuses word + year variants: months, days, names, leet, separators, the year first, symbols between', async () => {
+    for (const password of [
+      'Winter1999!!',
+      'January2024!!',
+      'Monday2026!?',
+      'Michael1985!!',
+      'Elephant2026!',
+      'S3cur1ty2026!',
+      'Summer-2026!!',
+      'Summer 2026!!',
+      '2026Summer!!',
+      'Summer2026!!!!!!',
+      'Autumn122026!',
+    ]) {
+      expect(await refusal(password)).toBe(WORD_YEAR);
+    }
+    expect(await refusal('Qwerty!!2026')).toContain('A common password with a year added is easy to guess.');
+    expect(await refusal('Lkjhgfdsa2026!')).toContain('A keyboard pattern with a year added is easy to guess.');
+    expect(await refusal('Ytrewq2026!!!')).toContain('A keyboard pattern with a year added is easy to guess.');
+    expect(await refusal('Butterfly123!!')).toContain('A common word or name with a few digits or symbols added is easy to guess.');
+  });
+
+  it('HD-12 keeps passphrases, random strings and a year among other words accepted', async () => {
+    for (const password of [
+      'violet kettle harbour plum',
+      'correct horse battery staple',
+      'x9#Lq2!vR7@wPz4k',
+      'kettle 1987 harbour plum',
+      'Tr0ub4dor&3xyz',
+    ]) {
+      await expect(checkPassword(password, ADA)).resolves.toBe(password);
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { ValidationFailed } from '../errors.ts';
+import { PasswordPatterns } from './password-patterns.ts';
 
 /**
  * NIST SP 800-63B §3.1.1.2 (HD-05): at least 12 characters, up to 1024 (the guideline asks for
@@ -20,23 +21,45 @@ const MIN_SCORE = 3;
 const ANALYSED_LENGTH = 64;
 const PRODUCT_WORDS = ['latchkey'];
 
-let estimator: Promise<ZxcvbnFactory> | undefined;
+interface Estimator {
+  zxcvbn: ZxcvbnFactory;
+  /** HD-12: breached passwords and words with a year or symbols added, which the score misses. */
+  patterns: PasswordPatterns;
+}
 
-/** The dictionaries are a few megabytes: loaded on the first check, not at every start. */
-function loadEstimator(): Promise<ZxcvbnFactory> {
+let estimator: Promise<Estimator> | undefined;
+
+/**
+ * The dictionaries and the breached-password list are a few megabytes: loaded on the first check,
+ * not at every start.
+ */
+function loadEstimator(): Promise<Estimator> {
   estimator ??= (async () => {
     const [{ ZxcvbnFactory }, common, en] = await Promise.all([
       import('@zxcvbn-ts/core'),
       import('@zxcvbn-ts/language-common'),
       import('@zxcvbn-ts/language-en'),
     ]);
-    return new ZxcvbnFactory({
+    const zxcvbn = new ZxcvbnFactory({
       dictionary: { ...common.dictionary, ...en.dictionary },
       graphs: common.adjacencyGraphs,
       translations: en.translations,
       maxLength: ANALYSED_LENGTH,
       l33tMaxSubstitutions: 3,
     });
+    const patterns = new PasswordPatterns({
+      passwords: common.dictionary['passwords-common'],
+      words: [
+        en.dictionary['commonWords-en'],
+        en.dictionary['firstnames-en'],
+        en.dictionary['wikipedia-en'],
+        en.dictionary['seasons-en'],
+        en.dictionary['months-en'],
+        en.dictionary['daysOfWeek-en'],
+      ],
+      keyboards: [common.adjacencyGraphs.qwerty, common.adjacencyGraphs.qwertz, common.adjacencyGraphs.azerty, common.adjacencyGraphs.dvorak],
+    });
+    return { zxcvbn, patterns };
   })();
   // A load that failed (a file missing mid-deploy) is tried again by the next sign-up.
   estimator.catch(() => {
@@ -86,9 +109,15 @@ export async function checkPassword(given: string, context: { email: string; nam
     );
   }
   const words = contextWords(context);
-  const result = (await loadEstimator()).check(password, words);
+  const { zxcvbn, patterns } = await loadEstimator();
+  const result = zxcvbn.check(password, words);
   const onlyAccountWords = madeOfOnly(password, words);
-  if (result.score >= MIN_SCORE && !onlyAccountWords) return given;
+  if (result.score >= MIN_SCORE && !onlyAccountWords) {
+    // HD-12: checked after the score, so what zxcvbn refuses keeps zxcvbn's more specific reason.
+    const guessable = patterns.reason(password);
+    if (guessable === undefined) return given;
+    throw new ValidationFailed('password', `Choose a password that is harder to guess. ${guessable} A few unrelated words make a good one.`);
+  }
   const personal =
     onlyAccountWords ||
     result.sequence.some((match) => match.pattern === 'dictionary' && match.dictionaryName === 'userInputs');
