@@ -144,8 +144,11 @@ export type ErrorJson = z.infer<typeof errorJson>;
 
 /**
  * Every account endpoint, below `/account` on the authorization server and `/bff/api` on the
- * portal, with the answer of each method. The BFF's proxy is built from this table; a contract
- * test calls each route and parses the answer with its schema.
+ * portal, with the answer of each method: the one route table. Built from it: the authorization
+ * server's router and its `Allow` answers (a handler map the type checker holds to the table),
+ * the BFF's proxy, the portal's API client (URL and answer schema by route), its mock server's
+ * routes, and the data URLs the BFF preloads with a page. A contract test calls each route and
+ * parses the answer with its schema. Adding a route is one entry here plus its handler.
  */
 export const ACCOUNT_ROUTES = [
   { path: '/me', answers: { GET: meJson } },
@@ -159,6 +162,45 @@ export const ACCOUNT_ROUTES = [
 ] as const;
 
 export type AccountRoute = (typeof ACCOUNT_ROUTES)[number];
+export type AccountPath = AccountRoute['path'];
+/** The methods the table gives a path. */
+export type AccountMethod<P extends AccountPath> = keyof Extract<AccountRoute, { path: P }>['answers'] & string;
+/** What a route answers to a method, as its schema parses it. */
+type AnswersOf<P extends AccountPath> = Extract<AccountRoute, { path: P }>['answers'];
+export type AccountAnswer<P extends AccountPath, M extends AccountMethod<P>> =
+  AnswersOf<P>[M & keyof AnswersOf<P>] extends z.ZodMiniType<infer T> ? T : never;
+
+/** Where the table is mounted: on the authorization server, and on the portal's BFF. */
+export const ACCOUNT_BASE = '/account';
+export const BFF_ACCOUNT_BASE = '/bff/api';
+
+/** The table's entry for a path. */
+export function accountRoute<P extends AccountPath>(path: P): Extract<AccountRoute, { path: P }> {
+  return ACCOUNT_ROUTES.find((route) => route.path === path) as Extract<AccountRoute, { path: P }>;
+}
+
+/** The `Allow` answer of a route: its methods, and HEAD with GET (HTTP answers HEAD as GET). */
+export function allowedMethods(route: AccountRoute): string {
+  return Object.keys(route.answers)
+    .flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
+    .join(', ');
+}
+
+/** A path of the table with a path parameter. */
+export type AccountPathWithId = Extract<AccountPath, `${string}:id${string}`>;
+
+/**
+ * The URL of a route below `base` (ACCOUNT_BASE or BFF_ACCOUNT_BASE), its `:id` filled in and
+ * encoded: `accountUrl(BFF_ACCOUNT_BASE, '/clients/:id', id)`.
+ */
+export function accountUrl<P extends AccountPath>(
+  base: string,
+  path: P,
+  ...id: P extends AccountPathWithId ? [id: string] : []
+): string {
+  const [value] = id as string[];
+  return `${base}${value === undefined ? path : path.replace(':id', encodeURIComponent(value))}`;
+}
 
 /** GET /bff/session (the portal's own): who is signed in, from the session alone. */
 export const sessionJson = z.object({ user: meJson });

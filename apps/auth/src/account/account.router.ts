@@ -1,4 +1,11 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
+import {
+  ACCOUNT_BASE,
+  ACCOUNT_ROUTES,
+  allowedMethods,
+  type AccountMethod,
+  type AccountPath,
+} from '@latchkey/contracts';
 import type { AuthDeps } from '../deps.ts';
 import { accountErrorHandler } from './account-error.handler.ts';
 import { MethodNotAllowed, NotFound, noStore } from '@latchkey/runtime';
@@ -8,6 +15,13 @@ import { getMe } from './me/me.handler.ts';
 import { requirePortalToken } from './require-portal-token.middleware.ts';
 import { applicationsHandlers } from './applications/applications.handler.ts';
 import { tokensHandlers } from './tokens/tokens.handler.ts';
+
+/**
+ * The handlers of every route of the account table (packages/contracts ACCOUNT_ROUTES), each
+ * method's chain after the portal token check. The type is the table's: a route or a method
+ * the table names and this map lacks, or one it has that the table does not, fails to compile.
+ */
+type AccountHandlers = { [P in AccountPath]: { [M in AccountMethod<P>]: RequestHandler[] } };
 
 function allowOnly(allow: string) {
   return function methodNotAllowed(): never {
@@ -20,9 +34,10 @@ function unknownAccountRoute(): never {
 }
 
 /**
- * The portal's account endpoints (DD-8). Mounted at the application root, so every
- * path is spelled out and nothing here touches requests outside `/account`. Per request:
- * no-store → portal token (401/403) → JSON body (415/413/400, creates and edits only) → handler.
+ * The portal's account endpoints (DD-8), built from the one route table. Mounted at the
+ * application root, so every path is spelled out and nothing here touches requests outside
+ * `/account`. Per request: no-store → portal token (401/403) → JSON body (415/413/400, creates
+ * and edits only) → handler; a method the table does not give the path is 405 with its `Allow`.
  */
 export function accountRouter(deps: AuthDeps): Router {
   const router = Router();
@@ -30,34 +45,30 @@ export function accountRouter(deps: AuthDeps): Router {
   const clients = clientsHandlers(deps);
   const tokens = tokensHandlers(deps);
   const applications = applicationsHandlers(deps);
+  const handlers: AccountHandlers = {
+    '/me': { GET: [getMe] },
+    '/clients': { GET: [clients.listClients], POST: [...jsonBody, clients.createClient] },
+    '/clients/:id': { GET: [clients.getClient], PATCH: [...jsonBody, clients.updateClient] },
+    '/clients/:id/revoke': { POST: [clients.revokeClient] },
+    '/tokens': { GET: [tokens.listTokens], POST: [...jsonBody, tokens.createToken] },
+    '/tokens/:id/revoke': { POST: [tokens.revokeToken] },
+    '/applications': { GET: [applications.listApplications] },
+    '/applications/:id/revoke': { POST: [applications.revokeApplication] },
+  };
 
   // Credentials and account data are never cached, answers and errors alike (TS-04, P-04).
-  router.use('/account', noStore);
+  router.use(ACCOUNT_BASE, noStore);
 
-  router.get('/account/me', auth, getMe);
-  router.all('/account/me', allowOnly('GET, HEAD'));
+  for (const route of ACCOUNT_ROUTES) {
+    const path = `${ACCOUNT_BASE}${route.path}`;
+    const methods: Record<string, RequestHandler[]> = handlers[route.path];
+    for (const [method, chain] of Object.entries(methods)) {
+      router.route(path)[method.toLowerCase() as 'get' | 'post' | 'patch'](auth, ...chain);
+    }
+    router.all(path, allowOnly(allowedMethods(route)));
+  }
 
-  router.get('/account/clients', auth, clients.listClients);
-  router.post('/account/clients', auth, ...jsonBody, clients.createClient);
-  router.all('/account/clients', allowOnly('GET, HEAD, POST'));
-  router.get('/account/clients/:id', auth, clients.getClient);
-  router.patch('/account/clients/:id', auth, ...jsonBody, clients.updateClient);
-  router.all('/account/clients/:id', allowOnly('GET, HEAD, PATCH'));
-  router.post('/account/clients/:id/revoke', auth, clients.revokeClient);
-  router.all('/account/clients/:id/revoke', allowOnly('POST'));
-
-  router.get('/account/tokens', auth, tokens.listTokens);
-  router.post('/account/tokens', auth, ...jsonBody, tokens.createToken);
-  router.all('/account/tokens', allowOnly('GET, HEAD, POST'));
-  router.post('/account/tokens/:id/revoke', auth, tokens.revokeToken);
-  router.all('/account/tokens/:id/revoke', allowOnly('POST'));
-
-  router.get('/account/applications', auth, applications.listApplications);
-  router.all('/account/applications', allowOnly('GET, HEAD'));
-  router.post('/account/applications/:id/revoke', auth, applications.revokeApplication);
-  router.all('/account/applications/:id/revoke', allowOnly('POST'));
-
-  router.use('/account', unknownAccountRoute);
-  router.use('/account', accountErrorHandler(deps.logger));
+  router.use(ACCOUNT_BASE, unknownAccountRoute);
+  router.use(ACCOUNT_BASE, accountErrorHandler(deps.logger));
   return router;
 }

@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '@latchkey/config';
-import { ACCOUNT_ROUTES } from '@latchkey/contracts';
+import { ACCOUNT_BASE, ACCOUNT_ROUTES, BFF_ACCOUNT_BASE, allowedMethods } from '@latchkey/contracts';
 import { MethodNotAllowed, NotFound } from '@latchkey/runtime';
 import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts';
 import { forwardTo, rawBody } from './forward.handler.ts';
@@ -37,7 +37,7 @@ export interface AccountProxyDeps {
  */
 export function accountProxyRouter(deps: AccountProxyDeps): Router {
   const router = Router();
-  const base = `${deps.config.auth.url}/account`;
+  const base = `${deps.config.auth.url}${ACCOUNT_BASE}`;
   const chains = {
     GET: [...deps.portalRequest, deps.session, requireSignIn],
     POST: [...deps.portalRequest, deps.session, requireSignIn, rawBody],
@@ -49,12 +49,11 @@ export function accountProxyRouter(deps: AccountProxyDeps): Router {
     const methods = Object.keys(route.answers) as Array<keyof typeof chains>;
     for (const method of methods) {
       const chain = [...chains[method], forward];
-      if (method === 'GET') router.get(`/bff/api${route.path}`, ...chain);
-      else if (method === 'PATCH') router.patch(`/bff/api${route.path}`, ...chain);
-      else router.post(`/bff/api${route.path}`, ...chain);
+      if (method === 'GET') router.get(`${BFF_ACCOUNT_BASE}${route.path}`, ...chain);
+      else if (method === 'PATCH') router.patch(`${BFF_ACCOUNT_BASE}${route.path}`, ...chain);
+      else router.post(`${BFF_ACCOUNT_BASE}${route.path}`, ...chain);
     }
-    const allow = methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
-    router.all(`/bff/api${route.path}`, allowOnly(allow));
+    router.all(`${BFF_ACCOUNT_BASE}${route.path}`, allowOnly(allowedMethods(route)));
   }
   return router;
 }

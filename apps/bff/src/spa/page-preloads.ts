@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { accountUrl, BFF_ACCOUNT_BASE } from '@latchkey/contracts';
 
 /**
  * What each portal page needs first, so the browser can fetch it with the HTML instead of after
  * the app's script has run (issue 20): on a phone's network every round trip saved is half a
  * second. The page's module and its chunks come from the build's manifest
- * (apps/portal/dist/.vite/manifest.json, keyed by source file); its data are the BFF's own
- * endpoints the page reads on arrival. page-preloads.test.ts holds the table to the build, so a
+ * (apps/portal/dist/.vite/manifest.json, keyed by source file); its data are the account
+ * routes the page reads on arrival, by their name in the route table (packages/contracts). page-preloads.test.ts holds the table to the build, so a
  * renamed route module fails there rather than silently preloading nothing.
  */
 export const PAGES: ReadonlyArray<{
@@ -16,15 +17,19 @@ export const PAGES: ReadonlyArray<{
   alsoLoads?: { module: string; dynamic: RegExp };
   data: (params: string[]) => string[];
 }> = [
-  { path: /^\/clients\/?$/, module: 'src/app/routes/clients.tsx', data: () => ['/bff/api/clients'] },
+  {
+    path: /^\/clients\/?$/,
+    module: 'src/app/routes/clients.tsx',
+    data: () => [accountUrl(BFF_ACCOUNT_BASE, '/clients')],
+  },
   {
     path: /^\/clients\/([A-Za-z0-9_-]{1,64})\/?$/,
     module: 'src/app/routes/client.tsx',
-    data: ([id]) => [`/bff/api/clients/${id}`],
+    data: ([id]) => [accountUrl(BFF_ACCOUNT_BASE, '/clients/:id', id!)],
   },
   // Not the authorized applications below the list: HTTP/1.1 browsers open six connections to
   // a host, and the first script's files and these already take them all.
-  { path: /^\/tokens\/?$/, module: 'src/app/routes/tokens.tsx', data: () => ['/bff/api/tokens'] },
+  { path: /^\/tokens\/?$/, module: 'src/app/routes/tokens.tsx', data: () => [accountUrl(BFF_ACCOUNT_BASE, '/tokens')] },
   // The Explorer renders GraphiQL at once, and GraphiQL loads Monaco (its editor) and
   // monaco-graphql at once; not Prettier, which only its Prettify button loads.
   {

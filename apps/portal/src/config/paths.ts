@@ -1,6 +1,7 @@
 /**
- * Every route path and link builder of the portal (STYLE.md §6), and the BFF endpoints the
- * SPA calls. Nothing else spells a URL.
+ * Every route path and link builder of the portal (STYLE.md §6), and the BFF's own endpoints
+ * the SPA calls. The account endpoints' URLs come from the route table of packages/contracts
+ * (`accountRequest` in lib/api-client.ts). Nothing else spells a URL.
  */
 export const paths = {
   home: { path: '/', href: () => '/' },
@@ -17,13 +18,6 @@ export const bff = {
   /** A navigation, not a fetch: on to the authorization server's end-session endpoint. */
   endSession: '/bff/end-session',
   graphql: '/bff/graphql',
-  clients: '/bff/api/clients',
-  client: (id: string) => `/bff/api/clients/${encodeURIComponent(id)}`,
-  revokeClient: (id: string) => `/bff/api/clients/${encodeURIComponent(id)}/revoke`,
-  tokens: '/bff/api/tokens',
-  revokeToken: (id: string) => `/bff/api/tokens/${encodeURIComponent(id)}/revoke`,
-  applications: '/bff/api/applications',
-  revokeApplication: (clientId: string) => `/bff/api/applications/${encodeURIComponent(clientId)}/revoke`,
   /**
    * Sign-in starts at the BFF, which sends the browser back to `returnTo` (a same-origin path).
    * `forceLogin` asks the authorization server for the password even if its own session lives.

@@ -1,3 +1,12 @@
+import {
+  accountRoute,
+  accountUrl,
+  BFF_ACCOUNT_BASE,
+  type AccountAnswer,
+  type AccountMethod,
+  type AccountPath,
+  type AccountPathWithId,
+} from '@latchkey/contracts';
 import { bff, paths } from '../config/paths.ts';
 
 /**
@@ -111,9 +120,15 @@ export async function bffFetch(path: string, request: BffRequest = {}): Promise<
     response = await fetch(path, { method, headers, body, credentials: 'same-origin', signal: request.signal });
   } catch (err) {
     if (request.signal?.aborted) throw err;
-    throw new ApiError(0, 'network_error', 'Could not reach the portal. Check your connection and try again.', undefined, {
-      cause: err,
-    });
+    throw new ApiError(
+      0,
+      'network_error',
+      'Could not reach the portal. Check your connection and try again.',
+      undefined,
+      {
+        cause: err,
+      },
+    );
   }
   if (response.status === 401 && request.on401 !== 'return') {
     redirectToSignIn();
@@ -148,4 +163,26 @@ export async function apiRequest<T>(path: string, schema: AnswerSchema<T>, reque
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   return 'Something went wrong. Try again.';
+}
+
+/**
+ * A call to a route of the account table (packages/contracts ACCOUNT_ROUTES) through the BFF:
+ * the URL and the answer's schema both come from the table, so a fetcher names only the
+ * route, e.g. `accountRequest('PATCH', '/clients/:id', { id, json })`.
+ */
+export function accountRequest<P extends AccountPath, M extends AccountMethod<P>>(
+  method: M,
+  path: P,
+  request: Omit<BffRequest, 'method'> & (P extends AccountPathWithId ? { id: string } : { id?: never }) = {} as never,
+): Promise<AccountAnswer<P, M>> {
+  const { id, ...rest } = request as Omit<BffRequest, 'method'> & { id?: string };
+  const answers: Record<string, AnswerSchema<unknown>> = accountRoute(path).answers;
+  const url = (accountUrl as (base: string, path: string, ...id: string[]) => string)(
+    BFF_ACCOUNT_BASE,
+    path,
+    ...(id === undefined ? [] : [id]),
+  );
+  return apiRequest(url, answers[method]!, { ...rest, method: method as BffRequest['method'] }) as Promise<
+    AccountAnswer<P, M>
+  >;
 }

@@ -1,6 +1,15 @@
-import { http, HttpResponse, type DefaultBodyType, type StrictRequest } from 'msw';
+import {
+  http,
+  HttpResponse,
+  type DefaultBodyType,
+  type HttpResponseResolver,
+  type PathParams,
+  type StrictRequest,
+} from 'msw';
+import { BFF_ACCOUNT_BASE, type AccountMethod, type AccountPath } from '@latchkey/contracts';
 import type {
   ApplicationJson,
+  MeJson,
   ClientJson,
   CreatedClientJson,
   CreatedTokenJson,
@@ -37,6 +46,18 @@ function guard(request: StrictRequest<DefaultBodyType>): Response | undefined {
 
 const validationFailed = (field: string, description: string) => refusal(400, 'validation_failed', description, field);
 
+/** A route of the account table (packages/contracts), at the BFF's URL for it. */
+function accountRoute<P extends AccountPath>(
+  method: AccountMethod<P>,
+  path: P,
+  resolver: HttpResponseResolver<PathParams<'id'>, DefaultBodyType>,
+) {
+  const url = `${BFF_ACCOUNT_BASE}${path}`;
+  if (method === 'GET') return http.get(url, resolver);
+  if (method === 'PATCH') return http.patch(url, resolver);
+  return http.post(url, resolver);
+}
+
 export const handlers = [
   http.get('/bff/session', async ({ request }) => {
     await record(request);
@@ -50,12 +71,17 @@ export const handlers = [
     return new HttpResponse(null, { status: 204 });
   }),
 
-  http.get('/bff/api/clients', async ({ request }) => {
+  accountRoute('GET', '/me', async ({ request }) => {
+    await record(request);
+    return guard(request) ?? HttpResponse.json<MeJson>(db.user);
+  }),
+
+  accountRoute('GET', '/clients', async ({ request }) => {
     await record(request);
     return guard(request) ?? HttpResponse.json<ClientJson[]>(db.clients);
   }),
 
-  http.post('/bff/api/clients', async ({ request }) => {
+  accountRoute('POST', '/clients', async ({ request }) => {
     const body = (await record(request)) as { name?: string; redirect_uri?: string; post_logout_redirect_uri?: string };
     const refused = guard(request);
     if (refused) return refused;
@@ -76,7 +102,7 @@ export const handlers = [
     );
   }),
 
-  http.get('/bff/api/clients/:id', async ({ request, params }) => {
+  accountRoute('GET', '/clients/:id', async ({ request, params }) => {
     await record(request);
     const refused = guard(request);
     if (refused) return refused;
@@ -84,7 +110,7 @@ export const handlers = [
     return client ? HttpResponse.json<ClientJson>(client) : refusal(404, 'not_found', 'No such client.');
   }),
 
-  http.patch('/bff/api/clients/:id', async ({ request, params }) => {
+  accountRoute('PATCH', '/clients/:id', async ({ request, params }) => {
     const body = (await record(request)) as UpdateClientRequest;
     const refused = guard(request);
     if (refused) return refused;
@@ -107,7 +133,7 @@ export const handlers = [
     return HttpResponse.json<ClientJson>(client);
   }),
 
-  http.post('/bff/api/clients/:id/revoke', async ({ request, params }) => {
+  accountRoute('POST', '/clients/:id/revoke', async ({ request, params }) => {
     await record(request);
     const refused = guard(request);
     if (refused) return refused;
@@ -118,12 +144,12 @@ export const handlers = [
     return HttpResponse.json<ClientJson>(client);
   }),
 
-  http.get('/bff/api/tokens', async ({ request }) => {
+  accountRoute('GET', '/tokens', async ({ request }) => {
     await record(request);
     return guard(request) ?? HttpResponse.json<TokenJson[]>(db.tokens);
   }),
 
-  http.post('/bff/api/tokens', async ({ request }) => {
+  accountRoute('POST', '/tokens', async ({ request }) => {
     const body = (await record(request)) as { name?: string; expires_in_days?: number; expires_at?: string };
     const refused = guard(request);
     if (refused) return refused;
@@ -137,7 +163,7 @@ export const handlers = [
     );
   }),
 
-  http.post('/bff/api/tokens/:id/revoke', async ({ request, params }) => {
+  accountRoute('POST', '/tokens/:id/revoke', async ({ request, params }) => {
     await record(request);
     const refused = guard(request);
     if (refused) return refused;
@@ -147,12 +173,12 @@ export const handlers = [
     return HttpResponse.json<TokenJson>(token);
   }),
 
-  http.get('/bff/api/applications', async ({ request }) => {
+  accountRoute('GET', '/applications', async ({ request }) => {
     await record(request);
     return guard(request) ?? HttpResponse.json<ApplicationJson[]>(db.applications);
   }),
 
-  http.post('/bff/api/applications/:id/revoke', async ({ request, params }) => {
+  accountRoute('POST', '/applications/:id/revoke', async ({ request, params }) => {
     await record(request);
     const refused = guard(request);
     if (refused) return refused;

@@ -1,14 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { applicationList, type ApplicationJson } from '@latchkey/contracts';
-import { bff } from '../../../config/paths.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { ApplicationJson } from '@latchkey/contracts';
+import { accountRequest } from '../../../lib/api-client.ts';
 
 /** A third-party application the user authorized, once however many times they signed in to it. */
 export type AuthorizedApplication = ApplicationJson;
 
 /** GET /bff/api/applications. */
 export function getApplications(signal?: AbortSignal): Promise<AuthorizedApplication[]> {
-  return apiRequest(bff.applications, applicationList, { signal });
+  return accountRequest('GET', '/applications', { signal });
 }
 
 export function applicationsQueryOptions() {

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { applicationJson } from '@latchkey/contracts';
-import { bff } from '../../../config/paths.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { accountRequest } from '../../../lib/api-client.ts';
 import { tokensQueryOptions } from '../../tokens/api/get-tokens.ts';
 import { applicationsQueryOptions, type AuthorizedApplication } from './get-applications.ts';
 
 /** POST /bff/api/applications/:client_id/revoke: every grant and token of the application for this user. */
 export function revokeApplication(clientId: string): Promise<AuthorizedApplication> {
-  return apiRequest(bff.revokeApplication(clientId), applicationJson, { method: 'POST' });
+  return accountRequest('POST', '/applications/:id/revoke', { id: clientId });
 }
 
 export function useRevokeApplication() {

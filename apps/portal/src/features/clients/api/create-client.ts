@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { createdClientJson, type CreateClientRequest } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { CreateClientRequest } from '@latchkey/contracts';
+import { accountRequest } from '../../../lib/api-client.ts';
 import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
 
 export interface NewClient {
@@ -23,7 +22,7 @@ export async function createClient(input: NewClient): Promise<CreatedClient> {
     redirect_uri: input.redirectUri,
     ...(input.postLogoutRedirectUri ? { post_logout_redirect_uri: input.postLogoutRedirectUri } : {}),
   };
-  const body = await apiRequest(bff.clients, createdClientJson, { method: 'POST', json });
+  const body = await accountRequest('POST', '/clients', { json });
   return { client: body.client, clientSecret: body.client_secret };
 }
 

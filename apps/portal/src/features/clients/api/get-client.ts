@@ -1,12 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { clientJson } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { accountRequest } from '../../../lib/api-client.ts';
 import type { OAuthClient } from './get-clients.ts';
 
 /** GET /bff/api/clients/:id: one of the user's clients; anyone else's is 404. */
 export function getClient(id: string, signal?: AbortSignal): Promise<OAuthClient> {
-  return apiRequest(bff.client(id), clientJson, { signal });
+  return accountRequest('GET', '/clients/:id', { id, signal });
 }
 
 /** Below the list's key, so whatever refreshes the list refreshes the detail too. */

@@ -1,14 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { clientList, type ClientJson } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { ClientJson } from '@latchkey/contracts';
+import { accountRequest } from '../../../lib/api-client.ts';
 
 /** An OAuth client as the account endpoints present it (packages/contracts). */
 export type OAuthClient = ClientJson;
 
 /** GET /bff/api/clients: the user's clients, newest first, revoked ones included. */
 export function getClients(signal?: AbortSignal): Promise<OAuthClient[]> {
-  return apiRequest(bff.clients, clientList, { signal });
+  return accountRequest('GET', '/clients', { signal });
 }
 
 export function clientsQueryOptions() {

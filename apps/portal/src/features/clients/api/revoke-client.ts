@@ -1,12 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { clientJson } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { accountRequest } from '../../../lib/api-client.ts';
 import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
 
 /** POST /bff/api/clients/:id/revoke: every token the client issued stops working at once. */
 export function revokeClient(id: string): Promise<OAuthClient> {
-  return apiRequest(bff.revokeClient(id), clientJson, { method: 'POST' });
+  return accountRequest('POST', '/clients/:id/revoke', { id });
 }
 
 export function useRevokeClient() {

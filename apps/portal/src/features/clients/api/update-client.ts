@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { clientJson, type UpdateClientRequest } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { UpdateClientRequest } from '@latchkey/contracts';
+import { accountRequest } from '../../../lib/api-client.ts';
 import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
 
 export interface ClientEdit {
@@ -26,7 +25,7 @@ export function updateClient(id: string, edit: ClientEdit): Promise<OAuthClient>
     policy_uri: edit.privacyPolicy || null,
     tos_uri: edit.terms || null,
   };
-  return apiRequest(bff.client(id), clientJson, { method: 'PATCH', json });
+  return accountRequest('PATCH', '/clients/:id', { id, json });
 }
 
 export function useUpdateClient(id: string) {

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { createdTokenJson, type CreatedTokenJson, type CreateTokenRequest } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { CreatedTokenJson, CreateTokenRequest } from '@latchkey/contracts';
+import { accountRequest } from '../../../lib/api-client.ts';
 import type { ExpirationRequest } from '../expiration/expiration.ts';
 import { tokensQueryOptions, type AccessToken } from './get-tokens.ts';
 
@@ -15,7 +14,7 @@ export type CreatedToken = CreatedTokenJson;
 /** POST /bff/api/tokens: the only response that ever carries the token's value. */
 export function createToken(input: NewToken): Promise<CreatedToken> {
   const json: CreateTokenRequest = { name: input.name, ...input.expiration };
-  return apiRequest(bff.tokens, createdTokenJson, { method: 'POST', json });
+  return accountRequest('POST', '/tokens', { json });
 }
 
 /**

@@ -1,14 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { tokenList, type TokenJson } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { TokenJson } from '@latchkey/contracts';
+import { accountRequest } from '../../../lib/api-client.ts';
 
 /** A token as the account endpoints present it: never its value, only its last 4 characters (packages/contracts). */
 export type AccessToken = TokenJson;
 
 /** GET /bff/api/tokens: the user's personal tokens and the live tokens of apps they authorized. */
 export function getTokens(signal?: AbortSignal): Promise<AccessToken[]> {
-  return apiRequest(bff.tokens, tokenList, { signal });
+  return accountRequest('GET', '/tokens', { signal });
 }
 
 export function tokensQueryOptions() {

@@ -1,12 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { bff } from '../../../config/paths.ts';
-import { tokenJson } from '@latchkey/contracts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { accountRequest } from '../../../lib/api-client.ts';
 import { tokensQueryOptions, type AccessToken } from './get-tokens.ts';
 
 /** POST /bff/api/tokens/:id/revoke: refused by the API from the next request on. */
 export function revokeToken(id: string): Promise<AccessToken> {
-  return apiRequest(bff.revokeToken(id), tokenJson, { method: 'POST' });
+  return accountRequest('POST', '/tokens/:id/revoke', { id });
 }
 
 export function useRevokeToken() {
