@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { BffDeps } from '../deps.ts';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../deps.ts';
@@ -58,14 +58,26 @@ function timeoutError(ms: number): Error {
   return new DOMException(`The upstream did not answer within ${ms} ms.`, 'TimeoutError');
 }
 
+/** Node's code for a reset connection, and for "socket hang up" (closed before any answer). */
+const CONNECTION_RESET = 'ECONNRESET';
+
 /**
  * One upstream call with a time limit that covers the answer's body too (SECURITY.md §5.3:
  * timeouts everywhere); a failure to get an answer becomes 503/504, never a 500. Plain
  * node:http with keep-alive connections: on the Explorer's hot path it costs about a third of
  * the CPU of fetch (measured for issue 3's proxy benchmark). The time limit is one timer per
  * call rather than AbortSignal.timeout, which costs several times as much per call.
+ *
+ * Keep-alive race: the upstream (packages/runtime serve.ts, keepAliveTimeout 5 s plus Node's
+ * 1 s keepAliveTimeoutBuffer) may close an idle connection just as this agent reuses it; the
+ * request then dies with ECONNRESET before any answer. That request is sent once more on a
+ * fresh connection, as Node's documentation advises (`request.reusedSocket`). Never after an
+ * answer began, never after the time limit, never twice; the one timer still covers both tries.
+ * The agent sets no idle `timeout`: in Node 24 the agent shortens idle sockets to the server's
+ * `Keep-Alive: timeout=` hint minus 1 s only when one is set, and setting one adds a listener
+ * per request on this hot path; the single retry handles the race whatever closed the socket.
  */
-export function createUpstream(deps: BffDeps): CallUpstream {
+export function createUpstream(deps: Pick<BffDeps, 'upstreamTimeoutMs' | 'observeUpstream'>): CallUpstream {
   const timeoutMs = deps.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const agents = {
     'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }),
@@ -75,41 +87,64 @@ export function createUpstream(deps: BffDeps): CallUpstream {
     new Promise<UpstreamAnswer>((resolve, reject) => {
       const url = new URL(request.url);
       const secure = url.protocol === 'https:';
+      const send = secure ? httpsRequest : httpRequest;
       deps.observeUpstream?.({ method: request.method, url: `${url.origin}${url.pathname}` });
       const headers: Record<string, string | number> = {
         ...request.headers,
         authorization: `Bearer ${request.accessToken}`,
       };
       if (request.body !== undefined) headers['content-length'] = request.body.length;
-      const req = (secure ? httpsRequest : httpRequest)(
-        {
-          protocol: url.protocol,
-          hostname: url.hostname,
-          port: url.port,
-          path: `${url.pathname}${url.search}`,
-          method: request.method,
-          headers,
-          agent: secure ? agents['https:'] : agents['http:'],
-        },
-        (res) => {
-          readAnswer(res).then((body) => {
-            clearTimeout(timer);
-            const relayed: Record<string, string> = {};
-            for (const name of RELAYED_RESPONSE_HEADERS) {
-              const value = res.headers[name];
-              if (typeof value === 'string') relayed[name] = value;
-            }
-            resolve({ status: res.statusCode ?? 502, headers: relayed, body });
-          }, fail);
-        },
-      );
+      const options: RequestOptions = {
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers,
+        agent: secure ? agents['https:'] : agents['http:'],
+      };
+      let answered = false;
+      let retried = false;
+      const onAnswer = (res: IncomingMessage): void => {
+        answered = true;
+        readAnswer(res).then((body) => {
+          clearTimeout(timer);
+          const relayed: Record<string, string> = {};
+          for (const name of RELAYED_RESPONSE_HEADERS) {
+            const value = res.headers[name];
+            if (typeof value === 'string') relayed[name] = value;
+          }
+          resolve({ status: res.statusCode ?? 502, headers: relayed, body });
+        }, fail);
+      };
+      let req = send(options, onAnswer);
       const timer = setTimeout(() => {
         // Settled as a timeout first: the destroyed socket then reports an abort, too late.
         const err = timeoutError(timeoutMs);
         reject(err);
         req.destroy(err);
       }, timeoutMs);
-      function fail(err: unknown): void {
+      // `this` is the request when it reports an error, undefined when the answer's body does.
+      function fail(this: unknown, err: unknown): void {
+        // A late error of the first try, once the retry is under way: the promise is the retry's.
+        if (this !== undefined && this !== req) return;
+        if (
+          !answered &&
+          !retried &&
+          req.reusedSocket &&
+          (err as NodeJS.ErrnoException | undefined)?.code === CONNECTION_RESET
+        ) {
+          // The keep-alive race: no answer byte came, and an upstream that closed the idle
+          // connection never read the request. (One that crashed mid-request would see a POST
+          // twice; Node's documented trade-off.) A throwaway agent's fresh connection, so the
+          // retry cannot pick another stale idle socket.
+          retried = true;
+          options.agent = false;
+          req = send(options, onAnswer);
+          req.on('error', fail);
+          req.end(request.body);
+          return;
+        }
         clearTimeout(timer);
         reject(err);
       }
