@@ -88,8 +88,8 @@ describe('issue 19: a client’s page (/clients/:id)', () => {
     await user.type(uris, Array.from({ length: 11 }, (_, i) => `https://a${i}.example/cb`).join('\n'));
     await user.type(within(dialog).getByLabelText('Homepage URL (optional)'), 'javascript:alert(1)');
     await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
-    expect(within(dialog).getByText('Use at most 10 redirect URLs.')).toBeTruthy();
-    expect(within(dialog).getByText('The homepage URL must use https (or http for localhost).')).toBeTruthy();
+    expect(within(dialog).getByText('A client may register at most 10 redirect URLs.')).toBeTruthy();
+    expect(within(dialog).getByText('The homepage URL must use https (or http for a loopback address).')).toBeTruthy();
     expect(document.activeElement).toBe(uris);
     await user.clear(uris);
     await user.type(uris, 'http://evil.example/cb');

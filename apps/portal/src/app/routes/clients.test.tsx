@@ -106,11 +106,11 @@ describe('API clients page', () => {
   });
 
   it.each([
-    ['ftp://files.example.com/cb', 'The redirect URL must use https (or http for localhost).'],
+    ['ftp://files.example.com/cb', 'The redirect URL must use https (or http for a loopback address).'],
     ['http://app.example.com/callback', 'Use https, or http only for localhost, 127.0.0.1 or [::1].'],
     ['https://app.example.com/callback#done', 'The redirect URL must not contain a fragment (#).'],
     ['https://*.example.com/callback', 'The redirect URL must not contain a wildcard (*).'],
-    ['/callback', 'Enter an absolute URL, such as https://app.example.com/callback.'],
+    ['/callback', 'The redirect URL must be an absolute URL such as https://app.example/callback.'],
   ])('refuses the redirect URL %s before sending anything', async (url, message) => {
     const { user } = renderApp('/clients');
     await screen.findByText('No API clients yet');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateClientForm, validateClientName, validateRedirectUrl } from './client-form.ts';
 
-describe('API client form checks (mirroring RU-09)', () => {
+describe('API client form checks: the server’s own rules (RU-09, HD-04)', () => {
   it.each([
     'https://app.example.com/callback',
     'https://app.example.com/callback?tenant=1',
@@ -14,15 +14,19 @@ describe('API client form checks (mirroring RU-09)', () => {
 
   it.each([
     ['', 'Enter a redirect URL.'],
-    ['app.example.com/callback', 'Enter an absolute URL, such as https://app.example.com/callback.'],
+    ['app.example.com/callback', 'The redirect URL must be an absolute URL such as https://app.example/callback.'],
     ['http://app.example.com/callback', 'Use https, or http only for localhost, 127.0.0.1 or [::1].'],
     ['http://localhost.evil.test/cb', 'Use https, or http only for localhost, 127.0.0.1 or [::1].'],
-    ['javascript:alert(1)', 'The redirect URL must use https (or http for localhost).'],
+    ['javascript:alert(1)', 'The redirect URL must use https (or http for a loopback address).'],
     ['https://app.example.com/cb#frag', 'The redirect URL must not contain a fragment (#).'],
     ['https://*.example.com/cb', 'The redirect URL must not contain a wildcard (*).'],
     ['https://user:pw@app.example.com/cb', 'The redirect URL must not contain a user name or password.'],
     ['https://app.example.com/cb?state=x', 'The redirect URL must not carry code, state or iss query parameters.'],
-    ['https://app.example.com/a b', 'The redirect URL must not contain spaces.'],
+    ['https://app.example.com/a b', 'The redirect URL must not contain spaces or control characters.'],
+    [
+      'https://münchen.example/cb',
+      'The redirect URL may contain only the characters RFC 3986 allows; percent-encode the others and write an internationalized domain in its xn-- form.',
+    ],
   ])('refuses %s', (url, message) => {
     expect(validateRedirectUrl(url)).toBe(message);
   });

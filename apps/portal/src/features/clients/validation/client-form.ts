@@ -1,8 +1,16 @@
-import { LOOPBACK_HOSTS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_REDIRECT_URIS } from '@latchkey/contracts';
+import {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  linkUrlProblem,
+  redirectUrlProblem,
+  redirectUrlsProblem,
+  type LinkUrlField,
+} from '@latchkey/contracts';
 
 /**
- * The API clients form's checks, mirroring the server's (packages/core/src/clients/redirect-uri.ts,
- * RU-09) so mistakes show before a round trip. The server still decides; its `field` errors are
+ * The API clients form's checks, so mistakes show before a round trip. The URL rules are the
+ * server's own (packages/contracts client-urls.ts, RU-09, CE-02), with its words; the server
+ * still decides (the reserved name, for one, is checked there only), and its `field` errors are
  * shown in the same places.
  */
 
@@ -20,32 +28,14 @@ export function validateClientName(value: string): string | undefined {
 }
 
 /**
- * Absolute, https or loopback http, no fragment, no wildcard, no user name or password. The
- * post-logout redirect URL follows the same rules (docs/sign-out.md); `label` names it.
+ * A redirect URL, or with `post_logout_redirect_uri` the post-logout one (docs/sign-out.md):
+ * absolute, https or loopback http, no fragment, no wildcard, no user name or password.
  */
-export function validateRedirectUrl(value: string, label = 'redirect URL'): string | undefined {
-  const url = value.trim();
-  if (url.length === 0) return `Enter a ${label}.`;
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\s\u0000-\u001f\u007f]/.test(url)) return `The ${label} must not contain spaces.`;
-  if (url.includes('*')) return `The ${label} must not contain a wildcard (*).`;
-  if (url.includes('#')) return `The ${label} must not contain a fragment (#).`;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'Enter an absolute URL, such as https://app.example.com/callback.';
-  }
-  if (parsed.protocol === 'http:') {
-    if (!LOOPBACK_HOSTS.has(parsed.hostname)) return 'Use https, or http only for localhost, 127.0.0.1 or [::1].';
-  } else if (parsed.protocol !== 'https:') {
-    return `The ${label} must use https (or http for localhost).`;
-  }
-  if (parsed.username || parsed.password) return `The ${label} must not contain a user name or password.`;
-  if (parsed.searchParams.has('code') || parsed.searchParams.has('state') || parsed.searchParams.has('iss')) {
-    return `The ${label} must not carry code, state or iss query parameters.`;
-  }
-  return undefined;
+export function validateRedirectUrl(
+  value: string,
+  field: 'redirect_uri' | 'post_logout_redirect_uri' = 'redirect_uri',
+): string | undefined {
+  return redirectUrlProblem(value.trim(), field);
 }
 
 export function validateClientForm(input: {
@@ -58,7 +48,7 @@ export function validateClientForm(input: {
   const redirectUri = validateRedirectUrl(input.redirectUri);
   // Optional: checked only when given.
   const postLogout = input.postLogoutRedirectUri?.trim()
-    ? validateRedirectUrl(input.postLogoutRedirectUri, 'post-logout redirect URL')
+    ? validateRedirectUrl(input.postLogoutRedirectUri, 'post_logout_redirect_uri')
     : undefined;
   if (name) errors.name = name;
   if (redirectUri) errors.redirectUri = redirectUri;
@@ -74,35 +64,17 @@ export function parseRedirectUrls(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
-/** 1 to MAX_REDIRECT_URIS redirect URLs, each under RU-09, none twice (CE-02). */
+/** 1 to MAX_REDIRECT_URIS redirect URLs, each under RU-09, none twice (CE-02); names the URL at fault. */
 export function validateRedirectUrls(urls: readonly string[]): string | undefined {
-  if (urls.length === 0) return 'Enter at least one redirect URL.';
-  if (urls.length > MAX_REDIRECT_URIS) return `Use at most ${MAX_REDIRECT_URIS} redirect URLs.`;
-  for (const url of urls) {
-    const problem = validateRedirectUrl(url);
-    if (problem) return `${url}: ${problem}`;
-  }
-  if (new Set(urls).size !== urls.length) return 'Each redirect URL may be listed once.';
-  return undefined;
+  const problem = redirectUrlsProblem(urls, 'redirect_uris');
+  if (!problem) return undefined;
+  return problem.url === undefined ? problem.message : `${problem.url}: ${problem.message}`;
 }
 
-/** A page the consent screen links to (homepage, privacy policy, terms): https, or http for localhost. */
-export function validateLinkUrl(value: string, label: string): string | undefined {
+/** A page the consent screen links to (homepage, privacy policy, terms); blank means none. */
+export function validateLinkUrl(value: string, field: LinkUrlField): string | undefined {
   const url = value.trim();
-  if (url.length === 0) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `Enter the ${label} as an absolute URL, such as https://app.example.com/.`;
-  }
-  if (parsed.protocol === 'http:') {
-    if (!LOOPBACK_HOSTS.has(parsed.hostname)) return 'Use https, or http only for localhost, 127.0.0.1 or [::1].';
-  } else if (parsed.protocol !== 'https:') {
-    return `The ${label} must use https (or http for localhost).`;
-  }
-  if (parsed.username || parsed.password) return `The ${label} must not contain a user name or password.`;
-  return undefined;
+  return url.length === 0 ? undefined : linkUrlProblem(url, field);
 }
 
 export interface ClientEditInput {
@@ -117,21 +89,21 @@ export interface ClientEditInput {
 
 export type ClientEditErrors = Partial<Record<keyof ClientEditInput, string>>;
 
-/** The edit dialog's checks, mirroring core's (CE-02, CE-06); the server still decides. */
+/** The edit dialog's checks, core's own rules (CE-02, CE-06); the server still decides. */
 export function validateClientEditForm(input: ClientEditInput): ClientEditErrors {
   const found: ClientEditErrors = {
     name: validateClientName(input.name),
     redirectUris: validateRedirectUrls(parseRedirectUrls(input.redirectUris)),
     postLogoutRedirectUri: input.postLogoutRedirectUri.trim()
-      ? validateRedirectUrl(input.postLogoutRedirectUri, 'post-logout redirect URL')
+      ? validateRedirectUrl(input.postLogoutRedirectUri, 'post_logout_redirect_uri')
       : undefined,
     description:
       input.description.trim().length > MAX_DESCRIPTION_LENGTH
         ? `Use at most ${MAX_DESCRIPTION_LENGTH} characters.`
         : undefined,
-    homepage: validateLinkUrl(input.homepage, 'homepage URL'),
-    privacyPolicy: validateLinkUrl(input.privacyPolicy, 'privacy policy URL'),
-    terms: validateLinkUrl(input.terms, 'terms of service URL'),
+    homepage: validateLinkUrl(input.homepage, 'client_uri'),
+    privacyPolicy: validateLinkUrl(input.privacyPolicy, 'policy_uri'),
+    terms: validateLinkUrl(input.terms, 'tos_uri'),
   };
   return Object.fromEntries(Object.entries(found).filter(([, message]) => message !== undefined));
 }
