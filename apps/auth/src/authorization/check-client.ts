@@ -23,7 +23,7 @@ export async function checkClient(db: Db, { params, duplicates }: AssembledParam
 /**
  * A pending request's client when the user comes back to it (sign-in done, or a decision): still
  * active (RV-03), and the redirect URL it was verified with still registered, since the developer
- * may have removed it meanwhile (CE-01). Otherwise a page, and nothing is sent to that URL.
+ * may have removed it meanwhile (CE-15). Otherwise a page, and nothing is sent to that URL.
  */
 export async function checkPendingClient(db: Db, pending: { clientId: string; redirectUri: string }): Promise<Client> {
   const client = await findActiveClient(db, pending.clientId);

@@ -178,7 +178,7 @@ describe('issue 19: PATCH /account/clients/:id', () => {
     expect(refreshed.status).toBe(200);
   });
 
-  it('CE-01 a redirect URL removed while the consent page is open, or before sign-in completes: a page, no code', async () => {
+  it('CE-15 a redirect URL removed while the consent page is open, or before sign-in completes: a page, no code', async () => {
     const client = await register({ name: 'Pulled', redirect_uris: [PROD, STAGING] });
     const jar = new CookieJar();
     const consent = await getConsent(system, jar, { clientId: client.id, redirectUri: STAGING, state: 's' }, alice);
