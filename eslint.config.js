@@ -18,7 +18,7 @@ export default tseslint.config(
         'error',
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
-          message: 'Only packages/config reads process.env (STYLE.md §5).',
+          message: 'Only packages/config reads process.env.',
         },
       ],
     },
@@ -32,7 +32,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['express', 'express-*', 'react', 'react-*', '@latchkey/auth', '@latchkey/api'], message: 'Core never imports Express, React or an app (STYLE.md §1).' }] },
+        { patterns: [{ group: ['express', 'express-*', 'react', 'react-*', '@latchkey/auth', '@latchkey/api'], message: 'Core never imports Express, React or an app.' }] },
       ],
     },
   },

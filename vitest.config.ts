@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 const INTEGRATION = ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'];
 
-/** Fault tests (SECURITY.md §5) start their own servers and run alone: project `reliability`. */
+/** Fault tests (the R rules) start their own servers and run alone: project `reliability`. */
 const RELIABILITY = 'test/reliability/**';
 
 /** Tests of PostgreSQL itself (pool, timeouts, BIGINT, concurrent migrations): node-pg only. */

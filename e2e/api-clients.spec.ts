@@ -1,4 +1,4 @@
-// Journey 2: register an OAuth client and read its secret once (SECURITY.md TS-04).
+// Journey 2: register an OAuth client and read its secret once (TS-04).
 import { newAccount, signUpThroughPortal } from './support/accounts.ts';
 import { expect, test } from './support/fixtures.ts';
 import { closeDialog, createClient, row } from './support/portal.ts';

@@ -1,4 +1,4 @@
-// Journey 7 (SECURITY.md TS-02, TS-04): no access or refresh token ever reaches the browser.
+// Journey 7 (TS-02, TS-04): no access or refresh token ever reaches the browser.
 // Every test in this suite runs the same checks automatically (support/fixtures.ts); these two
 // prove the checks see what they claim to and would catch a leak.
 import { createServer, type ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// Journey 5: Sign out signs out (SECURITY.md BF-LO-03, issue 14 SO-07): the portal session and
+// Journey 5: Sign out signs out (BF-LO-03, issue 14 SO-07): the portal session and
 // the authorization server's own sign-in both end, so nothing the person at this browser does
 // next (Back, reload, the portal's URL, a third-party app's sign-in link) gets in without the
 // password; the cookie is gone, and the old session cookie replayed gets 401 everywhere.

@@ -1,8 +1,8 @@
 // `node scripts/check-rules.ts` (run by `npm test`): holds the rule IDs that code and tests cite
 // to the catalogue in docs/rules.md. It fails, naming file and line, when a source or test file
-// cites an ID the catalogue does not define or cites a DESIGN.md decision by its bare number
-// (DESIGN.md's decisions are written DD-n here, so they cannot be confused with SECURITY.md's
-// D-n); and it fails when a rule the catalogue defines is cited by no test (`*.test.ts`,
+// cites an ID the catalogue does not define or cites a design decision by its bare number
+// (design decisions are written DD-n, so they cannot be confused with the D-n decisions; see
+// docs/rules.md); and it fails when a rule the catalogue defines is cited by no test (`*.test.ts`,
 // `*.test.tsx`, `e2e/**/*.spec.ts`), unless its row is marked `decision, not tested` (a choice,
 // not behaviour), and then only while no test cites it. Relative links
 // in the catalogue must point at files that exist. On success it prints one summary line.
@@ -13,7 +13,7 @@
 //   hyphenated name): the shapes of AC-01, BF-RT-01, TK-AC-08, GQ-10b and D-4; and RU-P;
 // - except names of algorithms and encodings, which have the same shape: SHA-, AES-, UTF-, ISO-;
 // - and a bare `D` with 1 to 10, standing alone (not after `%`, `#` or `\`, as in hex), is a
-//   DESIGN.md decision cited by its old name, reported as an error.
+//   design decision cited by its old name (DD-n in docs/rules.md), reported as an error.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -118,7 +118,7 @@ if (undefinedCitations.size > 0) {
 }
 if (bare.length > 0) {
   report += list(
-    'rules: DESIGN.md decisions cited by their bare number; write DD-n (DESIGN.md Dn), SECURITY.md decisions are D-n:',
+    'rules: design decisions cited by their bare number Dn; write DD-n (D-n is the other decision family, see docs/rules.md):',
     bare.map(({ id, where }) => `${id} → DD-${id.slice(1)}  ${where}`),
   );
 }

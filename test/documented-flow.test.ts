@@ -1,6 +1,7 @@
-// DESIGN.md §1, byte for byte: the service's own documentation of the flow a third-party
-// application runs — authorize, code exchange with the documented form body, a GraphQL call,
-// and the documented refresh request that carries the access token as a Bearer header.
+// The documented interface (README), byte for byte: the service's own documentation of the
+// flow a third-party application runs — authorize, code exchange with the documented form
+// body, a GraphQL call, and the documented refresh request that carries the access token as a
+// Bearer header.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeViaPages } from './support/browserless-flow.ts';
 import { makeClient, makeUser } from './support/fixtures.ts';

@@ -14,7 +14,7 @@ export function newAccount(name: string): Account {
   return { name, email: `${local}.${id}@example.test`, password: `correct horse ${randomBytes(5).toString('hex')}` };
 }
 
-/** The authorization server's sign-in page is showing (DESIGN.md §4 labels). */
+/** The authorization server's sign-in page is showing (by its field labels). */
 export async function expectSignInPage(page: Page): Promise<void> {
   await expect(page.getByLabel('Email', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Password', { exact: true })).toBeVisible();

@@ -1,5 +1,5 @@
 // The `test` every journey uses: Playwright's, plus the system's URLs and the browser leak
-// checks of SECURITY.md TS-02/TS-04, which run around every test automatically.
+// checks of TS-02/TS-04, which run around every test automatically.
 import { test as base, expect, type BrowserContext } from '@playwright/test';
 import { LeakRecorder } from './leak-recorder.ts';
 import { systemUrls, type SystemUrls } from './system-env.ts';

@@ -1,4 +1,4 @@
-// SECURITY.md TS-02 / TS-04 in a real browser: every response the browser receives (headers,
+// TS-02 / TS-04 in a real browser: every response the browser receives (headers,
 // Set-Cookie and body) and what the pages keep (document.cookie, localStorage, sessionStorage,
 // the context's cookie jar) is scanned. Access and refresh tokens (lko_/lkr_) never reach the
 // browser; a PAT (lkp_) or client secret (lks_) only in the one response that created it.

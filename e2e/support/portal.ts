@@ -1,4 +1,4 @@
-// The portal's pages as a user works them (DESIGN.md §4 labels), returning what the server
+// The portal's pages as a user works them (by their visible labels), returning what the server
 // answered where a journey needs it (the value shown once).
 import { expect, type Page } from '@playwright/test';
 

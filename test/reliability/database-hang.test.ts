@@ -1,4 +1,4 @@
-// SECURITY.md R-06: the whole PostgreSQL server freezes (SIGSTOP to the postmaster and every
+// the whole PostgreSQL server freezes (SIGSTOP to the postmaster and every
 // backend: connections stay open, nothing answers) under traffic on two authorization servers
 // and two APIs. Requests fail with 503 + Retry-After within DATABASE_TIMEOUT_MS instead of
 // hanging, the event loops stay free (/healthz answers at once, /readyz says 503 in time), and

@@ -1,4 +1,4 @@
-// SECURITY.md R-05: PostgreSQL restarts (pg_ctl restart -m fast: clients are disconnected)
+// PostgreSQL restarts (pg_ctl restart -m fast: clients are disconnected)
 // while two authorization servers and two APIs serve ~200 requests a second. While it is away
 // every answer is the right one or 503 with Retry-After (D-10): never a 200 for a token that
 // could not be checked, never a false 401 or invalid_grant, never a 500; no process dies; no

@@ -1,4 +1,4 @@
-// SECURITY.md across instances: single use of codes (AC-04) and strict refresh
+// across instances: single use of codes (AC-04) and strict refresh
 // rotation (RT-03) when the racing requests land on different authorization servers, and the
 // portal's single-flight refresh (BF-RT-01) when the racing requests land on different portals.
 // The cluster runs with the reuse grace window off (REFRESH_REUSE_GRACE_SECONDS=0, RG-04), the

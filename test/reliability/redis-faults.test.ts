@@ -1,4 +1,4 @@
-// SECURITY.md: redis-server killed while two portals and two authorization
+// redis-server killed while two portals and two authorization
 // servers serve. Sessions (BF-RD-01): 503 with Retry-After, never 401 (a 401 sends the SPA to
 // sign in, which cannot work either: a login loop); after Redis returns empty, one clean 401
 // and a sign-in that works. Rate limits (D-8): the shared limits fail open, the in-process

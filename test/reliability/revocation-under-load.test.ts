@@ -1,4 +1,4 @@
-// SECURITY.md R-01 (and RV-01, RV-03, RV-04): revocation under load across two API
+// R-01 (and RV-01, RV-03, RV-04): revocation under load across two API
 // instances. 50 concurrent clients send `{ profile { name } }` with the tokens to both APIs
 // while the test revokes them: a PAT through the portal, a client (every token of every user)
 // through the portal, and a user through the admin CLI. DD-5: once the revocation commits, not

@@ -62,7 +62,7 @@ export interface Config {
   readonly databasePoolMax: number;
   /**
    * PostgreSQL only: the longest a query may wait for a connection, and run (statement_timeout);
-   * past it the request gets 503 (SECURITY.md R-06).
+   * past it the request gets 503 (R-06).
    */
   readonly databaseTimeoutMs: number;
   /** The longest a Redis command (or connecting) may take before the request gets 503 (R-07). */
@@ -81,7 +81,7 @@ export interface Config {
     readonly postLogoutRedirectUri: string;
   };
   readonly sessionSecret: string;
-  /** Lifetime of PATs and OAuth access tokens (DESIGN.md §1: one year by default). */
+  /** Lifetime of PATs and OAuth access tokens (D-3: one year by default). */
   readonly tokenTtlSeconds: number;
   /** Refresh tokens expire after this much inactivity; each rotation starts a new period (RT-11). */
   readonly refreshTokenTtlSeconds: number;
@@ -90,7 +90,7 @@ export interface Config {
    * gets a fresh pair on the same grant instead of revoking the family. 0 turns it off.
    */
   readonly refreshReuseGraceSeconds: number;
-  /** Authorization codes live 10 minutes (DESIGN.md §1); not configurable. */
+  /** Authorization codes live 10 minutes (D-3); not configurable. */
   /** D-1: `expires_in` is a digit string unless this is set for strict RFC 6749 clients. */
   readonly expiresInAsNumber: boolean;
   readonly graphqlIntrospection: boolean;
@@ -164,7 +164,7 @@ function readOrCreateLocalSecrets(dataDir: string, make: () => LocalSecrets): Lo
 
 /**
  * Parses the environment once. Fails with every bad key listed; in production refuses
- * to start without explicit secrets and https URLs (STYLE.md §5: unsafe defaults fail closed).
+ * to start without explicit secrets and https URLs (unsafe defaults fail closed).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);

@@ -1,4 +1,4 @@
-// Clock-driven lifetimes (SECURITY.md R-12, AC-05, RV-05), at the domain level over a real
+// Clock-driven lifetimes (R-12, AC-05, RV-05), at the domain level over a real
 // database (a SQLite file; PostgreSQL in the node-pg project). The HTTP-level versions live
 // beside the token endpoint and the API.
 import { mkdtempSync, rmSync } from 'node:fs';

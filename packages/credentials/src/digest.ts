@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
  * SHA-256 hex digest, the only form in which tokens, codes and client secrets are stored
- * (DD-3, SECURITY.md §2.12 TS-01). A fast hash suits server-generated secrets of
+ * (DD-3, TS-01). A fast hash suits server-generated secrets of
  * 178 bits; a slow one would make the token endpoint a CPU DoS target (CA-08).
  */
 export function digest(value: string): string {

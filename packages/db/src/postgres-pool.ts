@@ -9,7 +9,7 @@ export interface PostgresOptions {
   /**
    * DATABASE_TIMEOUT_MS: the longest a query waits for a connection (or for a new one to
    * connect), and the longest it runs, on the server (statement_timeout) and on the client
-   * (query_timeout, for a server that stopped answering altogether: SECURITY.md R-06).
+   * (query_timeout, for a server that stopped answering altogether: R-06).
    */
   timeoutMs: number;
   /** Shown in pg_stat_activity, to tell the servers and the CLI apart. */

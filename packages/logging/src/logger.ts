@@ -3,8 +3,8 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 export type { Logger };
 
 /**
- * Field names whose values are secrets wherever they appear in a log record (STYLE.md §4,
- * SECURITY.md RF-04). Request logs never include query strings or bodies in the first place;
+ * Field names whose values are secrets wherever they appear in a log record
+ * (RF-04). Request logs never include query strings or bodies in the first place;
  * this is the second line of defence.
  */
 const SECRET_KEYS = [

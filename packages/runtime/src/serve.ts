@@ -35,7 +35,7 @@ function closeAfter(res: ServerResponse): void {
 
 /**
  * Listens with timeouts below Node's defaults so slow or idle clients cannot hold sockets
- * (SECURITY.md R-11), and can stop without cutting a request short (R-13): once close() is
+ * (R-11), and can stop without cutting a request short (R-13): once close() is
  * called the port is closed (new connections are refused), idle keep-alive connections are
  * closed, every response still to be written says `Connection: close`, a connection is closed
  * as soon as its response is done, and after `shutdownTimeoutMs` whatever is left is cut.

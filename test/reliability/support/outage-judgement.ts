@@ -1,4 +1,4 @@
-// Judging traffic that ran across a dependency outage (SECURITY.md §5.1, D-10): every answer is
+// Judging traffic that ran across a dependency outage (D-10): every answer is
 // either what the request deserves, a 503 with Retry-After (the dependency is down), or a
 // violation; and, once the dependency is back, how long until the answers are right again.
 import { readFileSync } from 'node:fs';
@@ -76,7 +76,7 @@ export function crashLines(log: string): string[] {
 }
 
 /**
- * SECURITY.md §5.1 "no crash": the instances that exited, and the fatal lines of those still
+ * No process crashes under a fault: the instances that exited, and the fatal lines of those still
  * running; `{ exited: [], fatal: {} }` when all is well.
  */
 export function crashReport(servers: readonly ServerProcess[]): { exited: string[]; fatal: Record<string, string[]> } {

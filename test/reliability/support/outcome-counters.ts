@@ -1,4 +1,4 @@
-// SECURITY.md §5.1: what every scenario measures. Counts by outcome class, latency
+// What every fault scenario (the R rules) measures. Counts by outcome class, latency
 // percentiles, the test process's event-loop delay, and one printed line of figures per
 // scenario (`[R-05] {...}`) that the run's output keeps.
 import { appendFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// SECURITY.md R-01: requests hammer /graphql with tokens while the test revokes them; what
+// requests hammer /graphql with tokens while the test revokes them; what
 // each request was answered is judged against when it was sent:
 // - sent after the revocation call returned (client clock): the commit is certainly behind
 //   it, so the answer must be 401 invalid_token;

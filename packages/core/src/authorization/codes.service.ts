@@ -11,7 +11,7 @@ import { consumeAuthorizationCode, findAuthorizationCodeByHash, insertAuthorizat
 import { insertGrant, markGrantRevoked } from './grants.repository.ts';
 import { isValidPkceValue, verifierMatchesChallenge } from './pkce.ts';
 
-/** DESIGN.md §1: a code lives 10 minutes. */
+/** D-3: a code lives 10 minutes. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 
 export interface CodeRequest {
