@@ -7,7 +7,7 @@ const SRC = 'apps/portal/src';
 const FEATURES = ['clients', 'tokens', 'graphiql', 'session'];
 
 /**
- * Import direction (STYLE.md §6): shared code (components, lib, config) → features → app.
+ * Import direction: shared code (components, lib, config) → features → app.
  * A feature never imports another feature; routes in app/ compose them.
  */
 const featureBoundaries = FEATURES.map((feature) => {
@@ -21,7 +21,7 @@ const featureBoundaries = FEATURES.map((feature) => {
           patterns: [
             {
               regex: `^(\\.\\./)+(features/)?(${others})(/|$)`,
-              message: `Features don't import each other: compose "${feature}" with other features in src/app/routes (STYLE.md §6).`,
+              message: `Features don't import each other: compose "${feature}" with other features in src/app/routes.`,
             },
             { regex: '^(\\.\\./)+app/', message: 'Features never import from src/app; the app imports features.' },
           ],
@@ -53,7 +53,7 @@ export default [
           patterns: [
             {
               regex: '^(\\.\\./)+(features|app)/',
-              message: 'Shared code (components, lib, config) never imports features or the app (STYLE.md §6).',
+              message: 'Shared code (components, lib, config) never imports features or the app.',
             },
           ],
         },

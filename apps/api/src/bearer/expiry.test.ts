@@ -16,7 +16,7 @@ afterAll(() => system?.close());
 
 const SECOND = 1000;
 
-describe('GQ-10/RV-05 tokens expire after one year (DESIGN.md §1)', () => {
+describe('GQ-10/RV-05 tokens expire after one year', () => {
   it('D-3 the default lifetime is one year', () => {
     expect(system.config.tokenTtlSeconds).toBe(365 * 24 * 60 * 60);
   });

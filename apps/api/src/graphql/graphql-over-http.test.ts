@@ -34,7 +34,7 @@ function expectRequestError(answer: GraphqlAnswer, status: number, message?: Reg
 
 const OK = { data: { profile: { name: 'Barbara Liskov' } } };
 
-describe('DESIGN.md §1 POST /graphql', () => {
+describe('POST /graphql, the documented interface', () => {
   it('answers { profile { name } } with the token user\'s name', async () => {
     const answer = await call({ query: '{ profile { name } }' });
     expect(answer.status).toBe(200);
@@ -69,7 +69,7 @@ describe('DESIGN.md §1 POST /graphql', () => {
   });
 });
 
-describe('SECURITY.md §4.3 bad input to /graphql', () => {
+describe('bad input to /graphql', () => {
   it('GQ-11 a raw newline inside the JSON query string is invalid JSON: 400 with a JSON error', async () => {
     const answer = await call({ body: '{"query":"{ profile\n{ name } }"}' });
     expectRequestError(answer, 400);

@@ -33,7 +33,7 @@ export type GraphqlHandler = Handler<IncomingMessage, ApiContext> & { fast: Fast
  * changes: a request that is not well formed or fails validation or variable coercion is 400
  * with `application/graphql-response+json` (200 with `application/json`). The 2026 draft
  * makes these 422, and partial success 294; we stay on graphql-http's rules until it and its
- * audit move (SECURITY.md §4.3).
+ * audit move (D-7).
  */
 export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHandler {
   const rules = validationRules({ introspection: options.introspection });

@@ -14,9 +14,9 @@ export const LIMITS = {
 
 /**
  * graphql-armor's default `propagateOnRejection: true` throws from inside the visitor, which
- * graphql-http turns into a 500 with an empty body (SECURITY.md §6). Reporting the error
- * through the validation context instead makes it an ordinary validation error: 400. The
- * rules prefix their message with "Syntax Error: ", which it is not; the prefix is dropped.
+ * graphql-http turns into a 500 with an empty body, where bad input must be a 4xx. Reporting
+ * the error through the validation context instead makes it an ordinary validation error: 400.
+ * The rules prefix their message with "Syntax Error: ", which it is not; the prefix is dropped.
  */
 const armor = {
   propagateOnRejection: false,

@@ -78,7 +78,7 @@ function send(req: IncomingMessage, res: ServerResponse, failure: Failure): void
 export type ErrorResponder = (req: IncomingMessage, res: ServerResponse, err: unknown) => void;
 
 /**
- * The one place errors become responses (STYLE.md §4), for the Express app and the
+ * The one place errors become responses, for the Express app and the
  * /bff/graphql fast path alike. Expected 4xx are logged at info without the error object;
  * anything else at error with the stack, which never reaches the response. A session whose
  * grant died has its cookie cleared (BF-RT-02; the session row is already deleted).

@@ -10,8 +10,8 @@ export const PORTAL_HEADER = 'x-latchkey-portal';
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * CSRF defence for the JSON API (BBA "Cookie Security", SECURITY.md §6 option B). A request
- * that changes state must carry `X-Latchkey-Portal: 1`, which a cross-site form or a
+ * CSRF defence for the JSON API (BBA "Cookie Security"; DD-9: a custom header plus origin
+ * checks). A request that changes state must carry `X-Latchkey-Portal: 1`, which a cross-site form or a
  * "simple" fetch cannot send without a CORS preflight this server never grants (BF-CS-01,
  * BF-CS-03, BF-LO-02); and when the browser says where it comes from, `Origin` must be the
  * portal and `Sec-Fetch-Site` same-origin (BF-CS-02). Reads get the provenance check too: a

@@ -62,8 +62,8 @@ function timeoutError(ms: number): Error {
 const CONNECTION_RESET = 'ECONNRESET';
 
 /**
- * One upstream call with a time limit that covers the answer's body too (SECURITY.md §5.3:
- * timeouts everywhere); a failure to get an answer becomes 503/504, never a 500. Plain
+ * One upstream call with a time limit that covers the answer's body too (every
+ * outbound call has a timeout); a failure to get an answer becomes 503/504, never a 500. Plain
  * node:http with keep-alive connections: on the Explorer's hot path it costs about a third of
  * the CPU of fetch (measured for issue 3's proxy benchmark). The time limit is one timer per
  * call rather than AbortSignal.timeout, which costs several times as much per call.

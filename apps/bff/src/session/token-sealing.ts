@@ -1,7 +1,7 @@
 import { createSealer, type Sealer } from '@latchkey/credentials';
 
 /**
- * SECURITY.md §2.12 (TS-03): the session's tokens are encrypted at rest with AES-256-GCM, so
+ * TS-03: the session's tokens are encrypted at rest with AES-256-GCM, so
  * a copy of the sessions table alone yields no usable token. The key is derived from
  * SESSION_SECRET with HKDF and never stored next to the data.
  */

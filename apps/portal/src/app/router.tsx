@@ -16,8 +16,8 @@ import { StartingUp } from './routes/starting-up.tsx';
 
 /**
  * Starts a route's data on navigation, in parallel with its lazy module, through the same
- * query options the page reads (STYLE.md §6). It never blocks: the page shows its own loading
- * and error states.
+ * query options the page reads, so the page finds it in the cache. It never blocks: the page
+ * shows its own loading and error states.
  */
 function prefetch(queryClient: QueryClient, ...queries: FetchQueryOptions<any, any, any, any>[]) {
   return function prefetchLoader(): null {

@@ -4,7 +4,7 @@ import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 
 interface CreateDialogProps<T> {
-  /** The form's title: the words of the button that opened it (DESIGN.md §4, "New client"). */
+  /** The form's title: the words of the button that opened it ("New client"). */
   title: string;
   /** The title once the server has answered ("Client created"). */
   createdTitle: string;
@@ -20,8 +20,8 @@ interface CreateDialogProps<T> {
 /**
  * Creating a credential whose secret the server returns once (a client, a token): a form, then
  * the secret with a warning and Done. Render it only while open: closing unmounts it, and the
- * secret, held only in this component's state, goes with it (STYLE.md §6: out of the query
- * cache, the URL and storage).
+ * secret, held only in this component's state, goes with it (never in the query
+ * cache, the URL or storage).
  */
 export function CreateDialog<T>({
   title,

@@ -5,7 +5,7 @@ import styles from './revealed-secret.module.css';
 /**
  * A credential shown once (a client secret, a token) or an identifier shown beside it: a
  * read-only field that selects itself on focus, with a copy button. The value is only ever
- * held by the component that received it from the server (STYLE.md §6).
+ * held by the component that received it from the server, never in a cache, the URL or storage.
  */
 export function RevealedSecret({ label, value, copyLabel }: { label: string; value: string; copyLabel?: string }) {
   const id = useId();

@@ -28,7 +28,7 @@ interface RevokeDialogProps {
 }
 
 /**
- * The confirmation before revoking a credential (DESIGN.md §4: dialog button Revoke). An
+ * The confirmation before revoking a credential (its button says Revoke). An
  * alertdialog described by its consequences; focus starts on Cancel, the safe choice. On
  * success it closes with a toast, and the feature's mutation refreshes the list behind it; a
  * failure stays inside the dialog.

@@ -1,5 +1,5 @@
 /**
- * Every route path and link builder of the portal (STYLE.md §6), and the BFF's own endpoints
+ * Every route path and link builder of the portal, and the BFF's own endpoints
  * the SPA calls. The account endpoints' URLs come from the route table of packages/contracts
  * (`accountRequest` in lib/api-client.ts). Nothing else spells a URL.
  */

@@ -10,9 +10,9 @@ import {
 import { bff, paths } from '../config/paths.ts';
 
 /**
- * The one HTTP client of the portal (STYLE.md §6). It talks only to the BFF, same-origin,
+ * The one HTTP client of the portal. It talks only to the BFF, same-origin,
  * with the session cookie; it never sees an OAuth token. Every state-changing request carries
- * `X-Latchkey-Portal: 1`, which the BFF requires against CSRF (DD-9, SECURITY.md §4.4).
+ * `X-Latchkey-Portal: 1`, which the BFF requires against CSRF (DD-9, BF-CS-01).
  */
 
 /** The error body of the BFF and the account endpoints: `{error, error_description?, field?}`. */

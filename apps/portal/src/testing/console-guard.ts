@@ -1,5 +1,5 @@
 /**
- * An unexpected `console.error` fails the test (STYLE.md §7): React reports bugs there
+ * An unexpected `console.error` fails the test: React reports bugs there
  * (missing keys, act() warnings, failed prop types). A test that provokes one on purpose says so.
  */
 let allowed: RegExp[] = [];

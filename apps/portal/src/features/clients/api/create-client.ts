@@ -29,7 +29,7 @@ export async function createClient(input: NewClient): Promise<CreatedClient> {
 /**
  * Registers a client. The secret goes straight to `onCreated` (the dialog's state) and the
  * mutation keeps only the public client, so the secret never enters the query client's
- * caches (STYLE.md §6: shown once, kept out of the cache).
+ * caches (TS-04: shown once; kept out of the cache).
  */
 export function useCreateClient({ onCreated }: { onCreated: (created: CreatedClient) => void }) {
   const queryClient = useQueryClient();

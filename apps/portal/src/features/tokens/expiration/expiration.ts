@@ -1,7 +1,7 @@
 import { MAX_TOKEN_LIFETIME_DAYS } from '@latchkey/contracts';
 
 /**
- * Token expiration choices of the API tokens page (DESIGN.md §4: 7, 30, 90 days, 1 year by
+ * Token expiration choices of the API tokens page (7, 30, 90 days, 1 year by
  * default, or a custom date) and what each sends to POST /bff/api/tokens.
  */
 
