@@ -209,7 +209,7 @@ describe('DD-8: only the portal’s first-party token is accepted', () => {
   });
 });
 
-describe('request bodies (SECURITY.md §4 Express facts)', () => {
+describe('request bodies: content type, size limit and malformed JSON', () => {
   async function clientCount(): Promise<number> {
     return (await system.db.selectFrom('clients').select('id').execute()).length;
   }

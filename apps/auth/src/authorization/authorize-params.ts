@@ -1,8 +1,8 @@
 import { allowlistedParams, type AllowlistedParams } from '../http/allowlisted-params.ts';
 
 /**
- * The parameters GET /oauth/authorize reads (DESIGN.md §1, RFC 7636 §4.3). Everything else
- * is ignored (P-01, OAuth 2.1 §4.1.1 "MUST ignore unrecognized request parameters").
+ * The parameters GET /oauth/authorize reads (README's documented interface, RFC 7636 §4.3).
+ * Everything else is ignored (P-01, OAuth 2.1 §4.1.1 "MUST ignore unrecognized request parameters").
  */
 export const AUTHORIZE_PARAMS = [
   'client_id',

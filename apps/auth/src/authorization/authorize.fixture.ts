@@ -34,7 +34,7 @@ export function expectPageSecurityHeaders(page: Pick<PageResult, 'headers'>, for
   expect(page.headers.get('access-control-allow-origin')).toBeNull();
 }
 
-/** SECURITY.md §4 "Page": an HTML error page, no Location, no-store, the CJ-01 headers. */
+/** An error page: HTML, no Location, no-store, the CJ-01 headers. */
 export function expectErrorPage(page: PageResult, status = 400): void {
   expect(page.status).toBe(status);
   expect(page.location).toBeUndefined();
@@ -44,7 +44,7 @@ export function expectErrorPage(page: PageResult, status = 400): void {
   expect(page.html).not.toMatch(/at .+\.ts:\d+/);
 }
 
-/** SECURITY.md §4 "Redirect-error": 302/303 to the registered URI with error, state (exact) and iss. */
+/** An error redirect: 302/303 to the registered URI with error, state (exact) and iss. */
 export function expectErrorRedirect(
   system: TestSystem,
   page: PageResult,

@@ -24,9 +24,9 @@ export const AUTHORIZE_PATH = '/oauth/authorize';
 export const CONTINUE_PATH = '/oauth/authorize/continue';
 
 /**
- * GET /oauth/authorize (DESIGN.md §1, RFC 6749 §4.1.1, SECURITY.md §4.1). The order of the
- * checks is the security property: client, then redirect URI, and only then anything whose
- * failure is reported to that redirect URI.
+ * GET /oauth/authorize (README's documented interface, RFC 6749 §4.1.1; bad input: the AZ rules
+ * in docs/rules.md). The order of the checks is the security property: client, then redirect
+ * URI, and only then anything whose failure is reported to that redirect URI.
  */
 export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router {
   const router = Router();

@@ -44,7 +44,7 @@ function rawAuthorize(query: string, cookies = jar) {
   return fetchPage(system, cookies, `/oauth/authorize?${query}`);
 }
 
-describe('SECURITY.md §4.1 GET /oauth/authorize: client and redirect URI problems are pages', () => {
+describe('GET /oauth/authorize: client and redirect URI problems are pages', () => {
   async function expectPage(query: string, mentions: string) {
     const before = await countCodes(system);
     const page = await rawAuthorize(query);
@@ -115,7 +115,7 @@ describe('SECURITY.md §4.1 GET /oauth/authorize: client and redirect URI proble
   });
 });
 
-describe('SECURITY.md §4.1: after the redirect URI is verified, errors are redirected (RFC 6749 §4.1.2.1)', () => {
+describe('after the redirect URI is verified, errors are redirected (RFC 6749 §4.1.2.1)', () => {
   const base = () => `client_id=${client.id}&redirect_uri=${enc(REDIRECT_URI)}`;
 
   async function expectRedirectError(query: string, error: string, state?: string) {
@@ -223,7 +223,7 @@ describe('SECURITY.md §4.1: after the redirect URI is verified, errors are redi
   });
 });
 
-describe('SECURITY.md §4.1: methods and CORS', () => {
+describe('methods and CORS', () => {
   it('AZ-16 POST /oauth/authorize: 405 with Allow: GET, no code', async () => {
     const before = await countCodes(system);
     const page = await fetchPage(system, jar, '/oauth/authorize', {
@@ -270,7 +270,7 @@ describe('SECURITY.md §4.1: methods and CORS', () => {
   });
 });
 
-describe('SECURITY.md §2.7 and §4.1: the user is authenticated first', () => {
+describe('the user is authenticated first', () => {
   it('OR-04 valid client, not signed in, no prompt: the sign-in page (200), not a redirect to the client', async () => {
     const before = await countCodes(system);
     const page = await openAuthorize(system, new CookieJar(), {

@@ -4,8 +4,9 @@ import { invalidRequest } from './authorize.errors.ts';
 export type Prompt = 'login' | 'consent';
 
 /**
- * DESIGN.md §1: `login` asks for credentials even with a live session, `consent` always
- * shows the approval screen. Anything else, `none` included, is invalid_request (AZ-13).
+ * As documented: `login` asks for credentials even with a live session (AZ-30), `consent`
+ * always shows the approval screen (AZ-31). Anything else, `none` included, is
+ * invalid_request (AZ-13).
  */
 export function checkPrompt({ params }: AssembledParams): Prompt | undefined {
   const prompt = params.prompt;

@@ -3,10 +3,10 @@ import type { AssembledParams } from './authorize-params.ts';
 import { InvalidAuthorizationRequest } from './authorize.errors.ts';
 
 /**
- * Step 2: `redirect_uri` is required (DESIGN.md §1) and must equal one of the registered
- * values character for character (RFC 9700 §2.1 "exact string matching"): no normalisation of
- * case, default port, trailing slash, percent-encoding or query (RU-02..RU-08). Only after
- * this may an error be sent to it (RU-10, RU-11).
+ * Step 2: `redirect_uri` is required (the documented interface; AZ-05) and must equal one of the
+ * registered values character for character (RFC 9700 §2.1 "exact string matching"): no
+ * normalisation of case, default port, trailing slash, percent-encoding or query (RU-02..RU-08).
+ * Only after this may an error be sent to it (RU-10, RU-11).
  */
 export function checkRedirectUri(client: Client, { params, duplicates }: AssembledParams): string {
   if (duplicates.has('redirect_uri')) {

@@ -2,7 +2,7 @@ import type { AssembledParams } from './authorize-params.ts';
 import { AuthorizationError, AuthorizationErrorCode, invalidRequest } from './authorize.errors.ts';
 
 /**
- * Only the authorization code flow exists (DESIGN.md §1). The comparison is exact: `CODE`,
+ * Only the authorization code flow exists (the documented interface). The comparison is exact: `CODE`,
  * `code code` and `token` are unsupported (AZ-11); absent or empty is invalid_request (AZ-10).
  */
 export function checkResponseType({ params }: AssembledParams): void {

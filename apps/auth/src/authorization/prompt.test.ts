@@ -38,7 +38,7 @@ async function signedInBrowser(who = user): Promise<CookieJar> {
   return jar;
 }
 
-describe('DESIGN.md §1 prompt and first-time-only consent (D-9)', () => {
+describe('prompt and first-time-only consent (D-9)', () => {
   it('D-9 no prompt, signed in, never approved this client: the consent page, no code yet', async () => {
     const client = await freshClient();
     const jar = await signedInBrowser();
@@ -163,7 +163,7 @@ describe('DESIGN.md §1 prompt and first-time-only consent (D-9)', () => {
     expect(await hasConsented(system.db, user.id, system.config.portal.clientId)).toBe(false);
   });
 
-  it('first-party client with prompt=consent: still no consent screen (DESIGN.md: no consent for the portal)', async () => {
+  it('first-party client with prompt=consent: still no consent screen (the portal is first-party)', async () => {
     const jar = await signedInBrowser();
     const page = await openAuthorize(system, jar, {
       clientId: system.config.portal.clientId,

@@ -83,7 +83,7 @@ function send(req: Request, res: Response, failure: Failure): void {
 }
 
 /**
- * The one place errors become responses (STYLE.md §4). Expected 4xx are logged at info
+ * The one place errors become responses. Expected 4xx are logged at info
  * without the error object (a body-parser error can hold the raw body); everything else at
  * error with the stack, which never reaches the response. Routers with their own JSON error
  * middleware have answered before this runs; a response already under way is left to

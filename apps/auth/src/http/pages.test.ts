@@ -50,7 +50,7 @@ function urlsIn(html: string): string[] {
   ].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
 
-describe('SECURITY.md §2.10–2.11 headers and content of every HTML page', () => {
+describe('headers and content of every HTML page', () => {
   const names = [
     'signin',
     'signup',

@@ -198,7 +198,7 @@ describe('GET /account/tokens', () => {
   });
 });
 
-describe('POST /account/tokens/:id/revoke (SECURITY.md §2.14)', () => {
+describe('POST /account/tokens/:id/revoke', () => {
   it('RV-01 a PAT revoked through the endpoint is refused on the very next check', async () => {
     const created = await createToken(aliceToken, { name: 'to revoke' });
     await expect(authenticateAccessToken(system.db, system.clock, created.body.value)).resolves.toBeDefined();

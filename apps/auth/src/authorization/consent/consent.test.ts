@@ -51,7 +51,7 @@ async function consentFor(
   return { jar, page };
 }
 
-describe('DESIGN.md §4 consent page', () => {
+describe('consent page', () => {
   it('names the client and its owner, the signed-in user, and offers Allow and Deny', async () => {
     const client = await freshClient('Acme Dashboard');
     const { page } = await consentFor(client);
@@ -170,7 +170,7 @@ describe('DESIGN.md §4 consent page', () => {
   });
 });
 
-describe('SECURITY.md §2.8 CS-01 the consent form is bound to its session and its request', () => {
+describe('CS-01 the consent form is bound to its session and its request', () => {
   it('CS-01 no CSRF token: 403, no code, and no redirect', async () => {
     const { jar, page } = await consentFor(await freshClient());
     const before = await countCodes(system);

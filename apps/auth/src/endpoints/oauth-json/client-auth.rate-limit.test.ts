@@ -5,7 +5,7 @@ import { postFormFrom } from '#test/support/loopback.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import type { ClientCredentialsFixture } from './oauth-endpoint.fixture.ts';
 
-// OAuth 2.1 §2.4.1 brute-force protection of client secrets: SECURITY.md CA-07, TK-RL-01.
+// OAuth 2.1 §2.4.1 brute-force protection of client secrets: CA-07, TK-RL-01.
 // Requests leave from different loopback addresses (127.0.0.0/8 all reach the server), so
 // "rotating IPs" are real source addresses, not a trusted X-Forwarded-For.
 const LIMIT = 5;

@@ -16,7 +16,7 @@ import {
 import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §2.3.1 / OAuth 2.1 §2.4.1 client authentication at the token endpoint:
-// SECURITY.md §2.5 CA-01..CA-06, CA-08 (CA-07 is in client-auth.rate-limit.test.ts), §4.2 TK-09..TK-12.
+// CA-01..CA-06, CA-08 (CA-07 is in client-auth.rate-limit.test.ts), TK-09..TK-12.
 let system: TestSystem;
 let user: User;
 let app: ClientCredentialsFixture;

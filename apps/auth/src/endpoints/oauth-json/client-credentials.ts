@@ -56,7 +56,7 @@ function countAuthorizationHeaders(rawHeaders: readonly string[]): number {
  *   the form body. Never the query string (CA-05).
  * - Both at once is refused (OAuth 2.1 §2.4: one method per request; CA-04), and so is a body
  *   `client_id` that names another client than the header (CA-06).
- * - `Authorization: Bearer` is accepted and ignored (DESIGN.md §1, D-2): the documented refresh
+ * - `Authorization: Bearer` is accepted and ignored (D-2): the documented refresh
  *   request carries the often-expired access token there. It is never a client credential and
  *   never logged. Other schemes are ignored the same way.
  * - Node keeps only the first of repeated Authorization headers, so repeats are refused rather

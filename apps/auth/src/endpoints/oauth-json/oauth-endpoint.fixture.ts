@@ -105,7 +105,7 @@ export async function expectTokenResponse(res: Response): Promise<TokenResponse>
 }
 
 /**
- * TokenErr(status, error) of SECURITY.md §4: JSON, no-store + Pragma, `{error}` with an
+ * A token endpoint error (status, error): JSON, no-store + Pragma (P-04), `{error}` with an
  * optional ASCII-safe description, and WWW-Authenticate only where asked for.
  */
 export async function expectOAuthError(

@@ -15,7 +15,7 @@ import {
   type TokenResponse,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 
-// RFC 7009 token revocation (D-5): SECURITY.md §2.14 RV-07, RV-08 and the endpoint's bad input.
+// RFC 7009 token revocation (D-5): RV-07, RV-08 and the endpoint's bad input.
 let system: TestSystem;
 let user: User;
 let app: ClientCredentialsFixture;

@@ -19,7 +19,7 @@ import {
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
-// RFC 6749 §4.1.3 code exchange: SECURITY.md §2.3 AC-01..AC-10, §4.2 TK-AC-*, TK-OK-*
+// RFC 6749 §4.1.3 code exchange: AC-01..AC-10, TK-AC-*, TK-OK-*
 // (PKCE, TK-AC-08, is in pkce.test.ts).
 let system: TestSystem;
 let owner: User;

@@ -12,8 +12,8 @@ import {
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
-// RFC 7636 §4.5–4.6 and RFC 9700 §4.8.2 at the token endpoint: SECURITY.md §2.2 PK-01..PK-04,
-// §4.2 TK-AC-08. The authorization endpoint's half (PK-05..PK-08) is in authorize/pkce.test.ts.
+// RFC 7636 §4.5–4.6 and RFC 9700 §4.8.2 at the token endpoint: PK-01..PK-04,
+// TK-AC-08. The authorization endpoint's half (PK-05..PK-08) is in authorize/pkce.test.ts.
 let system: TestSystem;
 let user: User;
 let app: ClientCredentialsFixture;

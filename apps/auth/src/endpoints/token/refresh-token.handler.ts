@@ -6,7 +6,7 @@ import { refreshTokenParams } from './token.schema.ts';
 /**
  * `grant_type=refresh_token` (RFC 6749 §6). Core rotates on every use and, with no grace
  * window (D-4), treats any second use of a refresh token as theft and revokes the family.
- * The request's `Authorization: Bearer` header (DESIGN.md §1) played no part in getting here.
+ * The request's `Authorization: Bearer` header (ignored, D-2) played no part in getting here.
  */
 export async function exchangeRefreshToken(deps: AuthDeps, client: Client, params: OAuthParams): Promise<TokenPair> {
   const input = parseParams(refreshTokenParams, params);

@@ -20,7 +20,7 @@ import { alterChar } from '#test/support/tamper.ts';
 // refresh request that carries `Authorization: Bearer` (D-2). This system runs with the reuse
 // grace window off (REFRESH_REUSE_GRACE_SECONDS=0, RG-04): every reuse revokes the family, as
 // after the window; refresh-grace.test.ts tests the window itself (RG-01..RG-03).
-// SECURITY.md §2.4 RT-01..RT-12, §4.2 TK-RF-*.
+// RT-01..RT-12, TK-RF-*.
 let system: TestSystem;
 let owner: User;
 let user: User;

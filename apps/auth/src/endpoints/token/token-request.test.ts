@@ -12,7 +12,7 @@ import {
   type ClientCredentialsFixture,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 
-// Requests that are wrong before any grant rule applies: SECURITY.md §4.2 TK-01..TK-08, P-01..P-04.
+// Requests that are wrong before any grant rule applies: TK-01..TK-08, P-01..P-04.
 let system: TestSystem;
 let user: User;
 let app: ClientCredentialsFixture;
@@ -65,7 +65,7 @@ describe('RFC 6749 §3.2 token endpoint request format', () => {
     const noType = await fetch(tokenUrl(system), { method: 'POST', body: new TextEncoder().encode(encoded) });
     expect(noType.headers.get('content-type')).toMatch(/json/);
     await expectOAuthError(noType, 400, 'invalid_request');
-    // fetch with a string body sends text/plain;charset=UTF-8 (SECURITY.md §4).
+    // fetch with a string body sends text/plain;charset=UTF-8 (TK-02).
     await expectOAuthError(await fetch(tokenUrl(system), { method: 'POST', body: encoded }), 400, 'invalid_request');
     const multipart = new FormData();
     for (const [k, v] of Object.entries(form)) multipart.append(k, v);

@@ -37,7 +37,7 @@ async function whoAmI(jar: CookieJar): Promise<string | undefined> {
   return /class="account-email">([^<]+)</.exec(home.html)?.[1];
 }
 
-describe('DESIGN.md §4 sign-in page', () => {
+describe('sign-in page', () => {
   it('has Email and Password fields tied to labels, a Sign in button and a Create account link', async () => {
     const page = await fetchPage(system, new CookieJar(), '/signin');
     expect(page.status).toBe(200);
@@ -192,7 +192,7 @@ describe('sign-in', () => {
   });
 });
 
-describe('SECURITY.md §2.7 OR-01 return_to after sign-in', () => {
+describe('OR-01 return_to after sign-in', () => {
   for (const evil of [
     'https://evil.example',
     '//evil.example',

@@ -50,7 +50,7 @@ async function submitSignUp(
   return fetchPage(system, jar, '/signup', { form: { ...findForm(form.html, '/signup')!.fields, ...fields } });
 }
 
-describe('DESIGN.md §4 sign-up page', () => {
+describe('sign-up page', () => {
   it('has Name, Email and Password fields tied to labels and a Create account button', async () => {
     const page = await fetchPage(system, new CookieJar(), '/signup');
     expect(page.status).toBe(200);

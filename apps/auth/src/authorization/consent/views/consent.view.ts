@@ -57,7 +57,7 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
 </svg>`;
 
 /**
- * DESIGN.md §4: names the client and its owner; buttons "Allow" and "Deny". Issue 19 adds what
+ * The consent page names the client and its owner; buttons "Allow" and "Deny". Issue 19 adds what
  * the developer registered (description, homepage, policies), a note for a loopback redirect
  * URL, and "Not you? Switch account". Every value is escaped (CJ-05, CE-11).
  */

@@ -13,7 +13,7 @@ export interface SignInView extends InteractionContext {
   reauthenticate?: boolean;
 }
 
-/** DESIGN.md §4: fields Email and Password, button "Sign in", link "Create account". */
+/** The sign-in page: fields Email and Password, button "Sign in", link "Create account". */
 export function signInPage(view: SignInView): SafeHtml {
   const heading = view.reauthenticate ? 'Confirm it’s you' : 'Sign in';
   const lead = view.clientName

@@ -13,7 +13,7 @@ export interface SignUpView extends InteractionContext {
   errors?: { name?: string; email?: string; password?: string; form?: string };
 }
 
-/** DESIGN.md §4: fields Name, Email and Password, button "Create account". */
+/** The sign-up page: fields Name, Email and Password, button "Create account". */
 export function signUpPage(view: SignUpView): SafeHtml {
   const errors = view.errors ?? {};
   const fieldErrors = [errors.name, errors.email, errors.password].filter(Boolean).length;
