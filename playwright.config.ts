@@ -1,4 +1,4 @@
-// End-to-end tests (DD-10, TOOLCHAIN.md "Browsers and end-to-end tests"): the whole
+// End-to-end tests (DD-10; Playwright 1.64, the release built for Chromium 156): the whole
 // system started on free ports with a throwaway data folder (e2e/support/global-setup.ts), driven
 // by Chromium: the system's own when one is found or named (CHROMIUM_PATH), Playwright's otherwise.
 // `npx playwright test` runs it on its own; `npm test` runs it after Vitest and counts its results.

@@ -5,7 +5,9 @@
 // docs/rules.md); and it fails when a rule the catalogue defines is cited by no test (`*.test.ts`,
 // `*.test.tsx`, `e2e/**/*.spec.ts`), unless its row is marked `decision, not tested` (a choice,
 // not behaviour), and then only while no test cites it. Relative links
-// in the catalogue must point at files that exist. On success it prints one summary line.
+// in the catalogue must point at files that exist, and no file may cite a document (a capitalised
+// name ending in .md) that the repository does not hold: its docs stand on their own. On success it prints
+// one summary line.
 //
 // What counts as a citation (the same rule docs/rules.md states):
 // - one to three groups of 1–3 capital letters joined by hyphens, then a hyphen and a number of
@@ -92,6 +94,29 @@ function catalogue(problems: string[]): Map<string, Rule> {
   return rules;
 }
 
+/** A document cited by name, as `README.md` (capitalised, by convention). */
+const DOCUMENT = /(?<![\w./-])[A-Z][A-Z0-9_-]*\.md(?![\w-])/g;
+const PROSE_OR_SOURCE = /\.(ts|tsx|mjs|js|md)$/;
+
+/** Citations of documents the repository does not hold, in every file it holds that may cite one. */
+function missingDocuments(): string[] {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => PROSE_OR_SOURCE.test(f) && !f.includes('node_modules/') && existsSync(f));
+  const held = new Set(files.filter((f) => f.endsWith('.md')).map((f) => f.slice(f.lastIndexOf('/') + 1)));
+  const missing: string[] = [];
+  for (const file of files) {
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        for (const [name] of line.matchAll(DOCUMENT)) {
+          if (!held.has(name)) missing.push(`${name}  ${file}:${index + 1}`);
+        }
+      });
+  }
+  return missing;
+}
+
 function list(title: string, lines: string[]): string {
   return `${title}\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 }
@@ -120,6 +145,13 @@ if (bare.length > 0) {
   report += list(
     'rules: design decisions cited by their bare number Dn; write DD-n (D-n is the other decision family, see docs/rules.md):',
     bare.map(({ id, where }) => `${id} → DD-${id.slice(1)}  ${where}`),
+  );
+}
+const absentDocuments = missingDocuments();
+if (absentDocuments.length > 0) {
+  report += list(
+    `rules: ${absentDocuments.length} citation(s) of a document that is not in the repository (state the fact, or cite docs/):`,
+    absentDocuments,
   );
 }
 const untested = [...rules.values()].filter((r) => r.exemption === undefined && !citedByTests.has(r.id));

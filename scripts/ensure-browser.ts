@@ -1,4 +1,4 @@
-// Finds a Chromium for the end-to-end tests (TOOLCHAIN.md "Browsers and end-to-end tests"),
+// Finds a Chromium for the end-to-end tests (where `npx playwright install` cannot download one),
 // installing one when the machine has none. Returns the executable to pass to Playwright's
 // `launchOptions.executablePath`, or undefined when Playwright's own browser is the one to use.
 // In order: CHROMIUM_PATH; the system Chromium; Playwright's own browser if installed; a

@@ -1,4 +1,4 @@
-// A throwaway PostgreSQL cluster for tests (TOOLCHAIN.md "Real servers for integration tests"):
+// A throwaway PostgreSQL cluster for tests (initdb refuses root: it runs as user postgres):
 // initdb in a temp folder, one postmaster on a free loopback port as a child process of this
 // one, stopped by pid and its folder removed. The vitest global setup starts one for the
 // node-pg project; fault tests start their own and stop, restart, freeze or kill them.

@@ -1,5 +1,4 @@
-// Throwaway redis-server processes for integration and reliability tests (TOOLCHAIN.md "Real
-// servers for integration tests"). Each one is a child of the test process, in the
+// Throwaway redis-server processes for integration and reliability tests, on loopback ports. Each one is a child of the test process, in the
 // foreground, so the test holds its pid and can stop, kill (SIGKILL) or hang (SIGSTOP) it,
 // then start it again on the same port. Nothing is persisted: `--save "" --appendonly no`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

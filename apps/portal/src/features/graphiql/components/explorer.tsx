@@ -1,6 +1,6 @@
 import './monaco-workers.ts';
-// The lean GraphiQL styles (TOOLCHAIN.md): the components' CSS without the inlined fonts and
-// the duplicate editor CSS of `graphiql/style.css`. Monaco brings its own editor CSS.
+// The lean GraphiQL styles: the components' CSS without the inlined fonts and the duplicate
+// editor CSS of `graphiql/style.css` (about 25 KiB gzip against 359). Monaco brings its own editor CSS.
 import '@graphiql/react/style.css';
 import '@graphiql/plugin-doc-explorer/style.css';
 import '@graphiql/plugin-history/style.css';

@@ -1,6 +1,6 @@
 /**
- * Monaco's web workers, bundled by Vite from `?worker` imports (TOOLCHAIN.md: the packaged
- * `graphiql/setup-workers/vite` entry crashed the Vite 8 dev server). The GraphQL worker runs
+ * Monaco's web workers, bundled by Vite from `?worker` imports (the packaged
+ * `graphiql/setup-workers/vite` entry crashed the Vite 8 dev server in a trial). The GraphQL worker runs
  * validation and completion against the introspected schema off the main thread.
  */
 import type {} from 'monaco-editor'; // declares window.MonacoEnvironment
