@@ -1,5 +1,5 @@
 // `npm run serve -- <auth|api|portal>`: one server per process, for running several instances
-// of each behind a load balancer (README, "Running at scale"). The portal is built first if its
+// of each behind a load balancer (docs/operating.md, "Running at scale"). The portal is built first if its
 // sources changed. Configuration comes from the environment, as for every server.
 import { ensurePortalBuilt } from './build-portal.ts';
 

@@ -1,4 +1,4 @@
-// The documented interface (README), byte for byte: the service's own documentation of the
+// The documented interface (docs/integrating.md), byte for byte: the service's own documentation of the
 // flow a third-party application runs — authorize, code exchange with the documented form
 // body, a GraphQL call, and the documented refresh request that carries the access token as a
 // Bearer header.

@@ -1,6 +1,6 @@
 // @auth/core 0.41 (Auth.js, under next-auth 5 and the other framework packages) (issue 18):
 // `Auth(request, config)` driven with Fetch Requests, no framework, with the provider
-// configuration the README shows: CSRF token, sign-in POST, our pages, the callback with
+// configuration docs/integrating.md shows: CSRF token, sign-in POST, our pages, the callback with
 // Auth.js's state/PKCE cookies, then a session holding the user's name and email from
 // /oauth/userinfo. Run with `expires_in` as the documented digit string and as a JSON number.
 import { Auth, customFetch, type AuthConfig } from '@auth/core';
@@ -15,7 +15,7 @@ const APP = 'http://127.0.0.1:3000';
 const CALLBACK = `${APP}/auth/callback/latchkey`;
 
 /**
- * The README's provider. No `profile()` and no callbacks are needed: Auth.js's default profile
+ * The provider of docs/integrating.md. No `profile()` and no callbacks are needed: Auth.js's default profile
  * maps `sub`, `name` and `email` from /oauth/userinfo, and its default session shows name and
  * email. `checks` is optional (the default ['pkce'] works too); 'state' adds the state cookie.
  */
@@ -94,7 +94,7 @@ describe.each(EXPIRES_IN_MODES)('@auth/core 0.41 with $name', ({ env }) => {
   });
   afterAll(() => interop.close());
 
-  /** The README configuration, plus a jwt callback and a logger that record (test only). */
+  /** The configuration of docs/integrating.md, plus a jwt callback and a logger that record (test only). */
   function authConfig(provider: Provider, accounts: Account[] = [], errors: Error[] = []): AuthConfig {
     return {
       secret: 'interop-test-secret-0123456789-abcdefghij',

@@ -1,5 +1,5 @@
 // The interoperability suite (issue 18): each client library runs the whole flow against the
-// real servers with the configuration the README shows, once with `expires_in` as the
+// real servers with the configuration docs/integrating.md shows, once with `expires_in` as the
 // documented digit string and once as a JSON number (EXPIRES_IN_AS_NUMBER=true).
 import { authorizeViaPages, type AuthorizeRequest } from '../support/browserless-flow.ts';
 import { makeClient, makeUser } from '../support/fixtures.ts';

@@ -1,4 +1,4 @@
-// next-auth 4 (issue 18) with the configuration the README shows, through its pages-router API
+// next-auth 4 (issue 18) with the configuration docs/integrating.md shows, through its pages-router API
 // handler `NextAuth(req, res, options)` mounted at /api/auth/* in a small Express app that gives
 // it what Next.js would (req.query.nextauth, req.cookies, a parsed form body). next-auth never
 // loads Next.js on this path. The flow: CSRF token, sign-in POST, our pages, the callback with
@@ -20,7 +20,7 @@ const NextAuth = (
   }
 ).default;
 
-/** The README's provider for next-auth 4. */
+/** The provider of docs/integrating.md for next-auth 4. */
 function latchkeyProvider(authUrl: string, clientId: string, clientSecret: string): AuthOptions['providers'][number] {
   return {
     id: 'latchkey',

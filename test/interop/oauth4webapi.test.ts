@@ -1,4 +1,4 @@
-// oauth4webapi 3 (issue 18) with the configuration the README shows: RFC 8414 discovery with
+// oauth4webapi 3 (issue 18) with the configuration docs/integrating.md shows: RFC 8414 discovery with
 // `algorithm: 'oauth2'`, the authorization code grant with PKCE S256 and state, the RFC 9207
 // `iss` check on the callback, refresh (rotation) and RFC 7009 revocation. Run once with
 // `expires_in` as the documented digit string and once as a JSON number.
@@ -19,7 +19,7 @@ describe.each(EXPIRES_IN_MODES)('CL-04 oauth4webapi 3 ($name)', ({ env }) => {
   afterAll(() => interop?.close());
 
   it('CL-04 runs discovery, code grant with PKCE, API call, refresh and revocation', async () => {
-    // --- the README configuration -------------------------------------------------------
+    // --- the configuration of docs/integrating.md ---------------------------------------
     // Plain http on loopback in tests only; a production issuer is https and needs no flag.
     const http = { [oauth.allowInsecureRequests]: true };
     const issuer = new URL(interop.system.authUrl);

@@ -1,5 +1,5 @@
 // passport 0.7 + passport-oauth2 1.8 (issue 18): an Express app signs the user in through the
-// generic OAuth2Strategy with the configuration the README shows (state and S256 PKCE kept in
+// generic OAuth2Strategy with the configuration docs/integrating.md shows (state and S256 PKCE kept in
 // the session, the profile read from /oauth/userinfo), then refreshes through the strategy's
 // OAuth2 client. Run with `expires_in` as the documented digit string and as a JSON number.
 import { createServer, type Server } from 'node:http';
@@ -27,7 +27,7 @@ interface TokenResponse {
 }
 
 /**
- * The README's strategy: OAuth2Strategy with the profile read from /oauth/userinfo (Bearer
+ * The strategy of docs/integrating.md: OAuth2Strategy with the profile read from /oauth/userinfo (Bearer
  * header: node-oauth's `get` would otherwise put the token in the query string, which the
  * endpoint does not accept) and a refresh through the same OAuth2 client.
  */

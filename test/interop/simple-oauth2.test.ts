@@ -1,4 +1,4 @@
-// simple-oauth2 5 (issue 18) with the configuration the README shows: AuthorizationCode,
+// simple-oauth2 5 (issue 18) with the configuration docs/integrating.md shows: AuthorizationCode,
 // authorizeURL, getToken, the API call, expired(), refresh() and revokeAll(). Run once with
 // `expires_in` as the documented digit string and once as a JSON number.
 //
@@ -13,7 +13,7 @@ import { EXPIRES_IN_MODES, startInteropSystem, type InteropSystem } from './inte
 const redirectUri = 'http://127.0.0.1:8765/callback';
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
-/** The README configuration. */
+/** The configuration of docs/integrating.md. */
 function configure(
   interop: InteropSystem,
   clientId: string,

@@ -22,7 +22,7 @@ export const clientJson = z.object({
   id: z.string(),
   client_id: z.string(),
   name: z.string(),
-  /** The first of `redirect_uris`, as when a client had one (the documented interface, README). */
+  /** The first of `redirect_uris`, as when a client had one (the documented interface, docs/integrating.md). */
   redirect_uri: z.string(),
   /** 1 to 10; `/oauth/authorize` accepts a `redirect_uri` byte-for-byte equal to one of them. */
   redirect_uris: z.array(z.string()),

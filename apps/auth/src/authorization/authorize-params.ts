@@ -1,7 +1,7 @@
 import { allowlistedParams, type AllowlistedParams } from '../http/allowlisted-params.ts';
 
 /**
- * The parameters GET /oauth/authorize reads (README's documented interface, RFC 7636 §4.3).
+ * The parameters GET /oauth/authorize reads (the documented interface (docs/integrating.md), RFC 7636 §4.3).
  * Everything else is ignored (P-01, OAuth 2.1 §4.1.1 "MUST ignore unrecognized request parameters").
  */
 export const AUTHORIZE_PARAMS = [

@@ -24,7 +24,7 @@ export const AUTHORIZE_PATH = '/oauth/authorize';
 export const CONTINUE_PATH = '/oauth/authorize/continue';
 
 /**
- * GET /oauth/authorize (README's documented interface, RFC 6749 §4.1.1; bad input: the AZ rules
+ * GET /oauth/authorize (the documented interface (docs/integrating.md), RFC 6749 §4.1.1; bad input: the AZ rules
  * in docs/rules.md). The order of the checks is the security property: client, then redirect
  * URI, and only then anything whose failure is reported to that redirect URI.
  */

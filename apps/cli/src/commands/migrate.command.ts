@@ -2,7 +2,7 @@ import type { Command } from '../command.ts';
 import { UsageError } from '../usage-error.ts';
 
 /**
- * `migrate`: brings the schema up to date before a release's instances start (README, "Running
+ * `migrate`: brings the schema up to date before a release's instances start (docs/operating.md, "Running
  * at scale"). Opening the context already migrates (under PostgreSQL's advisory lock), so this
  * only reports what that applied.
  */

@@ -8,7 +8,7 @@ export interface TokenResponseBody {
 }
 
 /**
- * RFC 6749 §5.1 in the shape README's documented interface shows. `expires_in` is a string of decimal
+ * RFC 6749 §5.1 in the shape the documented interface (docs/integrating.md) shows. `expires_in` is a string of decimal
  * digits, the type the service's documentation gives it (D-1); EXPIRES_IN_AS_NUMBER switches
  * it to the JSON number strict RFC 6749 clients expect.
  */
