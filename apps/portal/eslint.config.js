@@ -1,10 +1,14 @@
 // The portal's lint rules, spread into the root eslint.config.js (the React plugins are this
 // package's dependencies). Paths are relative to the repository root.
+import { readdirSync } from 'node:fs';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 const SRC = 'apps/portal/src';
-const FEATURES = ['clients', 'tokens', 'graphiql', 'session'];
+/** Every folder of src/features is a feature: the list is read from the tree, never typed by hand. */
+const FEATURES = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /**
  * Import direction: shared code (components, lib, config) → features → app.

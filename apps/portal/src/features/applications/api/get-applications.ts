@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ApplicationJson } from '@latchkey/contracts';
 import { accountRequest } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** A third-party application the user authorized, once however many times they signed in to it. */
 export type AuthorizedApplication = ApplicationJson;
@@ -12,7 +13,7 @@ export function getApplications(signal?: AbortSignal): Promise<AuthorizedApplica
 
 export function applicationsQueryOptions() {
   return queryOptions({
-    queryKey: ['applications'],
+    queryKey: queryKeys.applications,
     queryFn: ({ signal }) => getApplications(signal),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountRequest } from '../../../lib/api-client.ts';
-import { tokensQueryOptions } from '../../tokens/api/get-tokens.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { applicationsQueryOptions, type AuthorizedApplication } from './get-applications.ts';
 
 /** POST /bff/api/applications/:client_id/revoke: every grant and token of the application for this user. */
@@ -15,7 +15,7 @@ export function useRevokeApplication() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: applicationsQueryOptions().queryKey }),
-        queryClient.invalidateQueries({ queryKey: tokensQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.tokens }),
       ]),
     meta: { inlineErrors: true },
   });

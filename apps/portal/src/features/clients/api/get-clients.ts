@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClientJson } from '@latchkey/contracts';
 import { accountRequest } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** An OAuth client as the account endpoints present it (packages/contracts). */
 export type OAuthClient = ClientJson;
@@ -12,7 +13,7 @@ export function getClients(signal?: AbortSignal): Promise<OAuthClient[]> {
 
 export function clientsQueryOptions() {
   return queryOptions({
-    queryKey: ['clients'],
+    queryKey: queryKeys.clients,
     queryFn: ({ signal }) => getClients(signal),
   });
 }

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { bff } from '../../../config/paths.ts';
 import { sessionJson, type MeJson } from '@latchkey/contracts';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export type SessionUser = MeJson;
 
@@ -13,7 +14,7 @@ export async function getSession(signal?: AbortSignal): Promise<SessionUser> {
 
 export function sessionQueryOptions() {
   return queryOptions({
-    queryKey: ['session'],
+    queryKey: queryKeys.session,
     queryFn: ({ signal }) => getSession(signal),
     staleTime: 5 * 60_000,
   });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TokenJson } from '@latchkey/contracts';
 import { accountRequest } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** A token as the account endpoints present it: never its value, only its last 4 characters (packages/contracts). */
 export type AccessToken = TokenJson;
@@ -12,7 +13,7 @@ export function getTokens(signal?: AbortSignal): Promise<AccessToken[]> {
 
 export function tokensQueryOptions() {
   return queryOptions({
-    queryKey: ['tokens'],
+    queryKey: queryKeys.tokens,
     queryFn: ({ signal }) => getTokens(signal),
   });
 }
