@@ -4,12 +4,10 @@ import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import type { RedisClient } from '../redis.ts';
 import { isDraining } from '../serve.ts';
+import { RETRY_AFTER_SECONDS } from './classify-error.ts';
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
-
-/** Seconds a load balancer should wait before asking again after a 503 (D-10). */
-export const READY_RETRY_AFTER_SECONDS = 5;
 
 /**
  * A readiness check never takes longer than this, whatever the dependency timeouts: a probe
@@ -51,7 +49,7 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, body: u
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Content-Length', Buffer.byteLength(text));
-  if (status === 503) res.setHeader('Retry-After', String(READY_RETRY_AFTER_SECONDS));
+  if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 
