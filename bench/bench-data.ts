@@ -12,7 +12,7 @@ import {
   issueAuthorizationCode,
   systemClock,
 } from '@latchkey/core';
-import { openDatabase } from '@latchkey/runtime';
+import { openDatabase } from '@latchkey/process';
 import { benchEnvironment } from './bench-config.ts';
 
 export interface BenchData {

@@ -13,7 +13,7 @@ import { startWholeSystem } from '../e2e/support/global-setup.ts';
 import { prepareSystemEnv, type SystemUrls } from '../e2e/support/system-env.ts';
 import { ensurePortalBuilt } from '../scripts/build-portal.ts';
 import { CHROMIUM_ARGS, ensureBrowser } from '../scripts/ensure-browser.ts';
-import type { Goal } from './report.ts';
+import type { Figure, Goal } from './results.ts';
 
 /** Issue 20's goals, and the figures it measured before (same profile, uncompressed portal). */
 export const PAGE_LOAD_GOALS = { tokensPageMs: 2500, explorerMs: 8000, bytesBeforeTokensPage: 130_000 } as const;
@@ -133,6 +133,18 @@ async function timeLoad(
   } finally {
     await context.close();
   }
+}
+
+/** The page loads' figures for bench/results.md: the medians, as the goals compare them. */
+export function pageLoadFigures(result: PageLoadResult): Figure[] {
+  return [
+    { figure: 'API tokens page usable, Slow 4G and 4× CPU', measured: `${seconds(result.tokensPageMs)} (median)` },
+    { figure: 'Explorer usable, Slow 4G and 4× CPU', measured: `${seconds(result.explorerMs)} (median)` },
+    {
+      figure: 'Bytes transferred before the API tokens page is usable',
+      measured: `${kb(result.bytesBeforeTokensPage)}, ${kb(result.scriptBytesBeforeTokensPage)} of it JavaScript (median)`,
+    },
+  ];
 }
 
 export async function benchPageLoad(options: { runs?: number; print?: boolean } = {}): Promise<PageLoadResult> {

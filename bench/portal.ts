@@ -17,13 +17,14 @@ import { gzipSync } from 'node:zlib';
 import { loadConfig } from '@latchkey/config';
 import { systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
-import { openDatabase } from '@latchkey/runtime';
+import { openDatabase } from '@latchkey/process';
 import { createAuthApp } from '../apps/auth/src/app.ts';
 import { ensurePortalBuilt } from '../scripts/build-portal.ts';
 import { CookieJar, fetchPage, submitSignIn, type PageResult } from '../test/support/browserless-flow.ts';
 import { createBenchData, type BenchData } from './bench-data.ts';
 import { CONNECTIONS, measureSteady, type Measurement } from './load.ts';
 import { processCpuSeconds } from './process-cpu.ts';
+import type { Figure, Goal } from './results.ts';
 import { spawnTarget, type RunningTarget } from './spawn-target.ts';
 
 /** Issue 3's goals. */
@@ -59,12 +60,6 @@ export interface BundleGroup {
   gzipBytes: number;
 }
 
-export interface PortalGoal {
-  goal: string;
-  measured: string;
-  pass: boolean;
-}
-
 export interface PortalBenchResult {
   direct: ProxyMeasurement;
   portal: ProxyMeasurement;
@@ -78,7 +73,7 @@ export interface PortalBenchResult {
   portalToBareProxy: number;
   /** Before first render of /tokens, the Explorer's lazy chunk, and the Explorer with its own lazy imports. */
   bundles: BundleGroup[];
-  goals: PortalGoal[];
+  goals: Goal[];
 }
 
 const DEFAULTS = { warmupSeconds: 2, measureSeconds: 5, rounds: 3 } as const;
@@ -412,6 +407,23 @@ export function printPortalReport(result: PortalBenchResult): void {
   console.log('\nGoals (issue 3):');
   for (const goal of result.goals)
     console.log(`  ${goal.pass ? 'PASS' : 'FAIL'}  ${goal.goal.padEnd(46)} measured ${goal.measured}`);
+}
+
+/** The portal's figures for bench/results.md: the ratios printed above, with the rates they divide, and the sizes. */
+export function portalFigures(result: PortalBenchResult): Figure[] {
+  const rate = (m: ProxyMeasurement) => `${m.requestsPerSecond.toFixed(0)} req/s`;
+  return [
+    {
+      figure: 'Through the portal ÷ API directly',
+      measured: `${result.ratio.toFixed(2)} (portal ${rate(result.portal)}, direct ${rate(result.direct)}; the BFF's CPU per request ${result.portal.cpuMicrosPerRequest?.toFixed(0) ?? '-'} µs)`,
+    },
+    {
+      figure: 'Bare proxy ÷ API directly',
+      measured: `${result.bareProxyRatio.toFixed(2)} (${rate(result.bareProxy)})`,
+    },
+    { figure: 'Through the portal ÷ bare proxy', measured: result.portalToBareProxy.toFixed(2) },
+    ...result.bundles.map((b) => ({ figure: b.name, measured: `${kb(b.gzipBytes)} gzip in ${b.files.length} files` })),
+  ];
 }
 
 /** Runs both parts of issue 3's benchmark; each server in its own process on loopback. */

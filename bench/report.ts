@@ -1,15 +1,10 @@
 import type { Measurement } from './load.ts';
+import type { Figure, Goal } from './results.ts';
 
 /** Issue 2's goals for the API. */
 export const GOALS = { ratioToCeiling: 0.3, ratioToApollo: 2.5, p99Ms: 15 } as const;
 
-export interface Goal {
-  goal: string;
-  measured: string;
-  pass: boolean;
-}
-
-interface Report {
+export interface Report {
   ceiling: Measurement;
   tokenCheck: Measurement;
   api: Measurement;
@@ -93,4 +88,36 @@ export function printReport({ ceiling, tokenCheck, api, apollo, peers, apiPostgr
   for (const { goal, measured, pass } of goals)
     console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${goal.padEnd(36)} measured ${measured}`);
   return goals;
+}
+
+/** The API's figures for bench/results.md: the ratios printed above, with the rates they divide. */
+export function apiFigures({ ceiling, tokenCheck, api, apollo, peers, apiPostgres, exchanges }: Report): Figure[] {
+  const rate = (m: Measurement) => `${m.requestsPerSecond.toFixed(0)} req/s`;
+  const ratio = (a: Measurement, b: Measurement) => (a.requestsPerSecond / b.requestsPerSecond).toFixed(2);
+  const cpu = (m: Measurement) =>
+    m.cpuMicrosPerRequest === undefined ? 'not read' : `${m.cpuMicrosPerRequest.toFixed(0)} µs`;
+  const vs = (peer: Measurement): Figure => ({
+    figure: `API ÷ ${peer.name}`,
+    measured: `${ratio(api, peer)} (${rate(peer)}; its CPU per request ${cpu(peer)})`,
+  });
+  return [
+    {
+      figure: 'API ÷ bare node:http ceiling',
+      measured: `${ratio(api, ceiling)} (API ${rate(api)}, ceiling ${rate(ceiling)})`,
+    },
+    {
+      figure: 'API CPU per request',
+      measured: `${cpu(api)} (the token check alone without GraphQL: ${cpu(tokenCheck)})`,
+    },
+    vs(apollo),
+    ...peers.map(vs),
+    {
+      figure: 'API on PostgreSQL ÷ API on SQLite',
+      measured: typeof apiPostgres === 'string' ? apiPostgres : `${ratio(apiPostgres, api)} (${rate(apiPostgres)})`,
+    },
+    {
+      figure: 'Code exchanges (POST /oauth/token)',
+      measured: typeof exchanges === 'string' ? exchanges : `${exchanges.requestsPerSecond.toFixed(0)} per second`,
+    },
+  ];
 }

@@ -1,25 +1,36 @@
 // `npm run bench`: one run on loopback, keep-alive, 64 connections. Compares the API with a
 // bare node:http server (the ceiling), the same with the API's token check and no GraphQL (the
 // floor under the API), the API on PostgreSQL (issue 4), and three peers on the same schema and
-// token check (Apollo Server 5; Mercurius 16 on Fastify 5 with graphql-jit; GraphQL Yoga 5), then measures authorization-code exchanges per second. Each server runs in
-// its own process; autocannon runs in this one. Then issue 3's portal benchmark (bench/portal.ts:
-// /graphql through the portal against the API directly and a bare node:http proxy, and the
-// portal's JavaScript sizes) and issue 4's token lookups at 1,000 and 1,000,000 tokens
-// (bench/token-lookup.ts; BENCH_QUICK=1 leaves out the million). About four minutes.
+// token check (Apollo Server 5; Mercurius 16 on Fastify 5 with graphql-jit; GraphQL Yoga 5),
+// then measures authorization-code exchanges per second. Each server runs in its own process;
+// autocannon runs in this one. Then issue 3's portal benchmark (bench/portal.ts: /graphql
+// through the portal against the API directly and a bare node:http proxy, and the portal's
+// JavaScript sizes), issue 20's page loads on a slow phone (bench/page-load.ts) and issue 4's
+// token lookups at 1,000 and 1,000,000 tokens (bench/token-lookup.ts; BENCH_QUICK=1 leaves out
+// the million). About four minutes. The report goes to stdout; its figures also go to
+// bench/results.md (results.ts), which the README links instead of copying them.
 //
 // PostgreSQL is a throwaway cluster test/support/postgres.ts starts (and installs on a fresh
-// Debian machine when run as root), configured for tests: fsync and synchronous_commit off,
-// 32 MB of shared buffers. The runs here read far more than they write.
+// Debian machine when run as root), configured for tests (fsync and synchronous_commit off)
+// but with a server's shared buffers (POSTGRES_SHARED_BUFFERS). The runs here read far more
+// than they write.
 import { rmSync } from 'node:fs';
 import { startPostgres, type PostgresCluster } from '../test/support/postgres.ts';
 import { benchQuick } from './bench-config.ts';
 import { createBenchData, type BenchData } from './bench-data.ts';
 import { measureBatch, measureSteady, type Measurement } from './load.ts';
-import { benchPageLoad } from './page-load.ts';
-import { benchPortal } from './portal.ts';
-import { printReport, type Goal } from './report.ts';
+import { benchPageLoad, pageLoadFigures } from './page-load.ts';
+import { benchPortal, portalFigures } from './portal.ts';
+import { apiFigures, printReport, type Report } from './report.ts';
+import { RESULTS_FILE, writeResults, type Section } from './results.ts';
 import { spawnTarget, type RunningTarget } from './spawn-target.ts';
-import { benchTokenLookup, postgresEngine, sqliteEngine } from './token-lookup.ts';
+import {
+  benchTokenLookup,
+  lookupFigures,
+  POSTGRES_SHARED_BUFFERS,
+  postgresEngine,
+  sqliteEngine,
+} from './token-lookup.ts';
 
 const WARMUP_SECONDS = 2;
 const MEASURE_SECONDS = 5;
@@ -45,7 +56,7 @@ let postgres: PostgresCluster | undefined;
 let postgresData: BenchData | undefined;
 let postgresSkipped = '';
 try {
-  postgres = await startPostgres();
+  postgres = await startPostgres({ sharedBuffers: POSTGRES_SHARED_BUFFERS });
   await postgres.prepareTemplate();
   postgresData = await createBenchData(0, { DATABASE_URL: await postgres.createDatabase() });
 } catch (err) {
@@ -145,7 +156,7 @@ async function runExchanges(): Promise<Measurement | string> {
   }
 }
 
-const goals: { section: string; goals: Goal[] }[] = [];
+const sections: Section[] = [];
 try {
   console.log(
     `Latchkey benchmark: loopback, keep-alive, 64 connections; ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${MEASURE_SECONDS} s per server (best round kept)\n`,
@@ -155,24 +166,28 @@ try {
   const [apollo, mercurius, yoga] = PEERS.map((t) => best.get(t)!);
   const onPostgres = TARGETS.find((t) => t.data === postgresData);
   const exchanges = await runExchanges();
-  goals.push({
-    section: 'API (issues 2 and 4)',
-    goals: printReport({
-      ceiling: ceiling!,
-      tokenCheck: tokenCheck!,
-      api: api!,
-      apollo: apollo!,
-      peers: [mercurius!, yoga!],
-      apiPostgres: onPostgres ? best.get(onPostgres)! : postgresSkipped,
-      exchanges,
-    }),
+  const report: Report = {
+    ceiling: ceiling!,
+    tokenCheck: tokenCheck!,
+    api: api!,
+    apollo: apollo!,
+    peers: [mercurius!, yoga!],
+    apiPostgres: onPostgres ? best.get(onPostgres)! : postgresSkipped,
+    exchanges,
+  };
+  sections.push({ section: 'API (issues 2 and 4)', goals: printReport(report), figures: apiFigures(report) });
+
+  console.log(SECTION);
+  const portal = await benchPortal();
+  sections.push({ section: 'Portal (issue 3)', goals: portal.goals, figures: portalFigures(portal) });
+
+  console.log(SECTION);
+  const pageLoad = await benchPageLoad();
+  sections.push({
+    section: 'Portal page load on a slow phone (issue 20)',
+    goals: pageLoad.goals,
+    figures: pageLoadFigures(pageLoad),
   });
-
-  console.log(SECTION);
-  goals.push({ section: 'Portal (issue 3)', goals: (await benchPortal()).goals });
-
-  console.log(SECTION);
-  goals.push({ section: 'Portal page load on a slow phone (issue 20)', goals: (await benchPageLoad()).goals });
 
   console.log(SECTION);
   const lookups = await benchTokenLookup({
@@ -180,15 +195,18 @@ try {
     quick,
   });
   if (!postgres) console.log(`PostgreSQL token lookups: ${postgresSkipped}`);
-  goals.push({ section: 'Token lookup (issue 4)', goals: lookups.goals });
+  sections.push({ section: 'Token lookup (issue 4)', goals: lookups.goals, figures: lookupFigures(lookups) });
 
   console.log(`${SECTION}Summary of the goals`);
-  for (const section of goals) {
+  for (const section of sections) {
     console.log(`  ${section.section}`);
     if (section.goals.length === 0) console.log('    not checked (BENCH_QUICK=1 leaves out the tables it is about)');
     for (const { goal, measured, pass } of section.goals)
       console.log(`    ${pass ? 'PASS' : 'FAIL'}  ${goal.padEnd(50)} measured ${measured}`);
   }
+  writeResults(sections, quick);
+  // On stderr, so stdout stays the report itself.
+  console.error(`\nFigures written to ${RESULTS_FILE}`);
 } finally {
   rmSync(data.dataDir, { recursive: true, force: true });
   if (postgresData) rmSync(postgresData.dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // The Latchkey API exactly as main.ts wires it.
 import { systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
-import { openDatabase, serve } from '@latchkey/runtime';
+import { openDatabase, serve } from '@latchkey/process';
 import { createApiApp } from '../../apps/api/src/app.ts';
 import { loadBenchConfig } from '../bench-config.ts';
 import { announce } from './target-ready.ts';

@@ -1,7 +1,7 @@
 // The authorization server exactly as main.ts wires it, for the code-exchange run.
 import { systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
-import { openDatabase, serve } from '@latchkey/runtime';
+import { openDatabase, serve } from '@latchkey/process';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { loadBenchConfig } from '../bench-config.ts';
 import { announce } from './target-ready.ts';

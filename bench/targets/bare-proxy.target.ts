@@ -3,7 +3,7 @@
 // connections, with no session, no header filtering and no time limit. bench/portal.ts measures
 // the portal's BFF against it, so the portal's own cost shows apart from the cost of a hop.
 import { Agent, request } from 'node:http';
-import { serve } from '@latchkey/runtime';
+import { serve } from '@latchkey/process';
 import { loadBenchConfig } from '../bench-config.ts';
 import { announce } from './target-ready.ts';
 

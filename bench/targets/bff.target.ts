@@ -2,7 +2,7 @@
 // bench/portal.ts. AUTH_URL and API_URL point at the real servers on loopback.
 import { systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
-import { openDatabase } from '@latchkey/runtime';
+import { openDatabase } from '@latchkey/process';
 import { startBffServer } from '../../apps/bff/src/main.ts';
 import { loadBenchConfig } from '../bench-config.ts';
 import { announce } from './target-ready.ts';

@@ -1,6 +1,6 @@
 // The ceiling: bare node:http (same socket settings as the real servers) answering a fixed
 // JSON body of the same shape as the API's.
-import { serve } from '@latchkey/runtime';
+import { serve } from '@latchkey/process';
 import { announce } from './target-ready.ts';
 
 const body = JSON.stringify({ data: { profile: { name: 'Ada Lovelace' } } });

@@ -2,7 +2,8 @@
 // the API's: the credentials' syntax, one indexed read, last use recorded in memory.
 import type { IncomingMessage } from 'node:http';
 import { authenticateAccessToken, LastUsedRecorder, systemClock, type Principal } from '@latchkey/core';
-import { openDatabase, parseBearerAuthorization } from '@latchkey/runtime';
+import { parseBearerAuthorization } from '@latchkey/http';
+import { openDatabase } from '@latchkey/process';
 import { loadBenchConfig } from '../bench-config.ts';
 
 /** The token's principal, or the message of the 401 the peer answers. */

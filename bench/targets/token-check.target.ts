@@ -3,9 +3,9 @@
 // fixed-shape JSON answer: no GraphQL. What the API costs above it is its GraphQL layer.
 import { LastUsedRecorder, systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
-import { openDatabase, serve } from '@latchkey/runtime';
+import { openDatabase, serve } from '@latchkey/process';
 import { authenticateBearer } from '../../apps/api/src/bearer/authenticate-bearer.ts';
-import { parseBearerAuthorization } from '@latchkey/runtime';
+import { parseBearerAuthorization } from '@latchkey/http';
 import { BODY_LIMIT_BYTES } from '../../apps/api/src/graphql/graphql.router.ts';
 import { bufferedBody, NOT_BUFFERED, readBody } from '../../apps/api/src/http/read-body.ts';
 import { loadBenchConfig } from '../bench-config.ts';
