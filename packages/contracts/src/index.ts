@@ -2,3 +2,4 @@ export * from './account.ts';
 export * from './admin.ts';
 export * from './limits.ts';
 export * from './client-urls.ts';
+export * from './pages.ts';

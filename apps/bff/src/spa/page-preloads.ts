@@ -1,47 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountUrl, BFF_ACCOUNT_BASE } from '@latchkey/contracts';
+import { accountUrl, BFF_ACCOUNT_BASE, FRAME_PAGES, matchPage, type FramePageName } from '@latchkey/contracts';
 
 /**
  * What each portal page needs first, so the browser can fetch it with the HTML instead of after
- * the app's script has run (issue 20): on a phone's network every round trip saved is half a
- * second. The page's module and its chunks come from the build's manifest
- * (apps/portal/dist/.vite/manifest.json, keyed by source file); its data are the account
- * routes the page reads on arrival, by their name in the route table (packages/contracts). page-preloads.test.ts holds the table to the build, so a
- * renamed route module fails there rather than silently preloading nothing.
+ * the app's script has run (issue 20, PF-05): on a phone's network every round trip saved is half a
+ * second. Which pages there are and the account routes each reads on arrival come from the
+ * page table (PORTAL_PAGES, packages/contracts); the page's module and its chunks from the
+ * build's manifest (apps/portal/dist/.vite/manifest.json, keyed by source file), by the module
+ * named here for each page of the signed-in frame. page-preloads.test.ts holds these to the
+ * build, so a renamed route module fails there rather than silently preloading nothing.
  */
-export const PAGES: ReadonlyArray<{
-  path: RegExp;
-  module: string;
-  /** Chunks the page's module imports dynamically that it always loads at once. */
-  alsoLoads?: { module: string; dynamic: RegExp };
-  data: (params: string[]) => string[];
-}> = [
+const MODULES: Record<
+  FramePageName,
   {
-    path: /^\/clients\/?$/,
-    module: 'src/app/routes/clients.tsx',
-    data: () => [accountUrl(BFF_ACCOUNT_BASE, '/clients')],
-  },
-  {
-    path: /^\/clients\/([A-Za-z0-9_-]{1,64})\/?$/,
-    module: 'src/app/routes/client.tsx',
-    data: ([id]) => [accountUrl(BFF_ACCOUNT_BASE, '/clients/:id', id!)],
-  },
-  // Not the authorized applications below the list: HTTP/1.1 browsers open six connections to
-  // a host, and the first script's files and these already take them all.
-  { path: /^\/tokens\/?$/, module: 'src/app/routes/tokens.tsx', data: () => [accountUrl(BFF_ACCOUNT_BASE, '/tokens')] },
+    module: string;
+    /** Chunks the page's module imports dynamically that it always loads at once. */
+    alsoLoads?: { module: string; dynamic: RegExp };
+  }
+> = {
+  clients: { module: 'src/app/routes/clients.tsx' },
+  client: { module: 'src/app/routes/client.tsx' },
+  tokens: { module: 'src/app/routes/tokens.tsx' },
   // The Explorer renders GraphiQL at once, and GraphiQL loads Monaco (its editor) and
   // monaco-graphql at once; not Prettier, which only its Prettify button loads.
-  {
-    path: /^\/explorer\/?$/,
+  explorer: {
     module: 'src/app/routes/graphiql.tsx',
     alsoLoads: {
       module: 'src/features/graphiql/components/explorer.tsx',
       dynamic: /monaco-editor|mouseTarget|monaco-graphql\/esm\/lite/,
     },
-    data: () => [],
   },
-];
+};
+
+export const PAGES = FRAME_PAGES.map((page) => ({ ...page, ...MODULES[page.name] }));
 
 /** Every page's frame asks who is signed in. */
 const SESSION = '/bff/session';
@@ -88,7 +80,7 @@ function filesOf(
 
 /**
  * A function from a page's path to the `Link` header that preloads what it needs (RFC 8288;
- * `modulepreload`, `preload` as style and as fetch), or undefined for a path of no known page.
+ * `modulepreload`, `preload` as style and as fetch), or undefined for a path that is no page of the signed-in frame.
  * The manifest is read once, when the server starts, as the precompressed files are listed.
  */
 export function pagePreloads(distDir: string): (path: string) => string | undefined {
@@ -109,12 +101,11 @@ export function pagePreloads(distDir: string): (path: string) => string | undefi
     };
   });
   return (path) => {
-    for (const page of pages) {
-      const match = page.path.exec(path);
-      if (!match) continue;
-      const data = [SESSION, ...page.data(match.slice(1))].map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`);
-      return [...page.links, ...data].join(', ');
-    }
-    return undefined;
+    const match = matchPage(path);
+    const page = pages.find(({ name }) => name === match?.name);
+    if (match === undefined || page === undefined) return undefined;
+    // A route's `:id` is the page's; a route without one ignores it.
+    const data = [SESSION, ...page.preloads.map((route) => accountUrl(BFF_ACCOUNT_BASE, route, match.params.id!))];
+    return [...page.links, ...data.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`)].join(', ');
   };
 }

@@ -1,5 +1,6 @@
 import type { FetchQueryOptions, QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { FRAME_PAGES, type FramePageName, type PreloadedPath } from '@latchkey/contracts';
 import { paths } from '../config/paths.ts';
 import { clientQueryOptions } from '../features/clients/api/get-client.ts';
 import { clientsQueryOptions } from '../features/clients/api/get-clients.ts';
@@ -14,22 +15,40 @@ import { NotFound } from './routes/not-found.tsx';
 import { RouteErrorBoundary } from './routes/route-error.tsx';
 import { StartingUp } from './routes/starting-up.tsx';
 
+type AnyQuery = FetchQueryOptions<any, any, any, any>;
+
 /**
  * Starts a route's data on navigation, in parallel with its lazy module, through the same
  * query options the page reads, so the page finds it in the cache. It never blocks: the page
  * shows its own loading and error states.
  */
-function prefetch(queryClient: QueryClient, ...queries: FetchQueryOptions<any, any, any, any>[]) {
+function prefetch(queryClient: QueryClient, ...queries: AnyQuery[]) {
   return function prefetchLoader(): null {
     for (const query of queries) void queryClient.prefetchQuery(query);
     return null;
   };
 }
 
+/** The query each account route a page reads on arrival goes through (`preloads` in the page table). */
+const PRELOAD_QUERIES: Record<PreloadedPath, (id: string) => AnyQuery> = {
+  '/clients': () => clientsQueryOptions(),
+  '/clients/:id': (id) => clientQueryOptions(id),
+  '/tokens': () => tokensQueryOptions(),
+};
+
 /**
- * The portal's routes. The small pages are in the first script, so on a slow network a page
- * costs no round trip after it; the Explorer (GraphiQL, Monaco) loads lazily, its own large chunk.
+ * What the page table (packages/contracts) does not say of a page in the signed-in frame: what
+ * draws it. The small pages are in the first script, so on a slow network a page costs no round
+ * trip after it; the Explorer (GraphiQL, Monaco) loads lazily, its own large chunk.
  */
+const FRAME_ROUTES: Record<FramePageName, Pick<RouteObject, 'Component' | 'lazy'>> = {
+  clients: { Component: ClientsRoute },
+  client: { Component: ClientRoute },
+  tokens: { Component: TokensRoute },
+  explorer: { lazy: { Component: async () => (await import('./routes/graphiql.tsx')).GraphiqlRoute } },
+};
+
+/** The portal's routes: the page table's, each page's loader prefetching what it preloads. */
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     {
@@ -46,29 +65,15 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
           Component: AppLayout,
           loader: prefetch(queryClient, sessionQueryOptions()),
           children: [
-            {
-              path: paths.clients.path,
+            ...FRAME_PAGES.map(({ name, path, preloads }): RouteObject => ({
+              path,
               ErrorBoundary: RouteErrorBoundary,
-              loader: prefetch(queryClient, clientsQueryOptions()),
-              Component: ClientsRoute,
-            },
-            {
-              path: paths.client.path,
-              ErrorBoundary: RouteErrorBoundary,
-              loader: ({ params }) => prefetch(queryClient, clientQueryOptions(params.id ?? ''))(),
-              Component: ClientRoute,
-            },
-            {
-              path: paths.tokens.path,
-              ErrorBoundary: RouteErrorBoundary,
-              loader: prefetch(queryClient, tokensQueryOptions()),
-              Component: TokensRoute,
-            },
-            {
-              path: paths.explorer.path,
-              ErrorBoundary: RouteErrorBoundary,
-              lazy: { Component: async () => (await import('./routes/graphiql.tsx')).GraphiqlRoute },
-            },
+              ...(preloads.length > 0 && {
+                loader: ({ params }) =>
+                  prefetch(queryClient, ...preloads.map((route) => PRELOAD_QUERIES[route](params.id ?? '')))(),
+              }),
+              ...FRAME_ROUTES[name],
+            })),
             { path: '*', Component: NotFound },
           ],
         },

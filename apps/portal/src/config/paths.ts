@@ -1,16 +1,19 @@
+import { PORTAL_PAGES, type PageName } from '@latchkey/contracts';
+
+/** A page's link builder: its `:id` filled in and encoded. */
+type Href<P extends string> = P extends `${string}:id${string}` ? (id: string) => string : () => string;
+
 /**
- * Every route path and link builder of the portal, and the BFF's own endpoints
- * the SPA calls. The account endpoints' URLs come from the route table of packages/contracts
- * (`accountRequest` in lib/api-client.ts). Nothing else spells a URL.
+ * Every route path and link builder of the portal, from the page table of packages/contracts,
+ * and the BFF's own endpoints the SPA calls. The account endpoints' URLs come from the route
+ * table (`accountRequest` in lib/api-client.ts). Nothing else spells a URL.
  */
-export const paths = {
-  home: { path: '/', href: () => '/' },
-  clients: { path: '/clients', href: () => '/clients' },
-  client: { path: '/clients/:id', href: (id: string) => `/clients/${encodeURIComponent(id)}` },
-  tokens: { path: '/tokens', href: () => '/tokens' },
-  explorer: { path: '/explorer', href: () => '/explorer' },
-  signedOut: { path: '/signed-out', href: () => '/signed-out' },
-} as const;
+export const paths = Object.fromEntries(
+  Object.entries(PORTAL_PAGES).map(([name, { path }]) => [
+    name,
+    { path, href: (id?: string) => (id === undefined ? path : path.replace(':id', encodeURIComponent(id))) },
+  ]),
+) as { [N in PageName]: { path: (typeof PORTAL_PAGES)[N]['path']; href: Href<(typeof PORTAL_PAGES)[N]['path']> } };
 
 export const bff = {
   session: '/bff/session',
