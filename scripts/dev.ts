@@ -6,7 +6,7 @@
 import type { Config } from '@latchkey/config';
 import { systemClock } from '@latchkey/core';
 import { createLogger } from '@latchkey/logging';
-import { openDatabase, type RunningServer } from '@latchkey/runtime';
+import { openDatabase, type RunningServer } from '@latchkey/process';
 import { ensureDemoAccount, loadConfigOrExit } from './local-setup.ts';
 import { startApiServer } from '../apps/api/src/main.ts';
 import { startAuthServer } from '../apps/auth/src/main.ts';

@@ -2,7 +2,7 @@
 // provisions the portal client and (outside production) a demo account, then runs the
 // authorization server, the API and the portal (BFF + SPA) in this process. SIGTERM or
 // Ctrl+C stops all three gracefully (in-flight requests finish), then the pools close.
-import { runServerProcess } from '@latchkey/runtime';
+import { runServerProcess } from '@latchkey/process';
 import { ensureDemoAccount } from './local-setup.ts';
 import { startApiServer } from '../apps/api/src/main.ts';
 import { startAuthServer } from '../apps/auth/src/main.ts';

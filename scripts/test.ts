@@ -1,7 +1,8 @@
-// `npm test`: type-check, lint, the rules catalogue check (scripts/check-rules.ts), then every
-// test runner (Vitest, then Playwright's end-to-end suite). Ends with one line `N passed, N failed`
-// (the totals of every runner, with type-check, lint and the rules check counted as one check
-// each) and exits non-zero on any failure; .ci/run relies on both.
+// `npm test`: type-check, lint, the import-cycle check, the rules catalogue check
+// (scripts/check-rules.ts), then every test runner (Vitest, then Playwright's end-to-end suite).
+// Ends with one line `N passed, N failed` (the totals of every runner, with type-check, lint, the
+// cycle check and the rules check counted as one check each) and exits non-zero on any failure;
+// .ci/run relies on both.
 // Arguments are Vitest filters: with any, only Vitest runs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -55,12 +56,33 @@ function vitest(): void {
   if (status !== 0 && report.numFailedTests === 0) totals.failed += 1;
 }
 
+/** Every TypeScript file of ours, for the import-cycle check. */
+const SOURCE_GLOBS = [
+  'apps/*/src/**/*.{ts,tsx}',
+  'packages/*/src/**/*.ts',
+  'scripts/**/*.ts',
+  'test/**/*.ts',
+  'bench/**/*.ts',
+  'e2e/**/*.ts',
+  'examples/**/*.ts',
+];
+
 if (extraArgs.length === 0) {
   // The servers share the root project; the browser app has its own (DOM, JSX).
   for (const project of ['tsconfig.json', 'apps/portal/tsconfig.json'].filter((p) => existsSync(p))) {
     check(`type-check (tsc -p ${project})`, 'tsc', ['-p', project]);
   }
   check('lint (eslint)', 'eslint', ['--max-warnings=0', '.']);
+  // No import cycle between files, type-only imports included, and so none between the
+  // packages (@latchkey/* resolves to each package's src/index.ts). dpdm expands the globs.
+  check('import cycles (dpdm)', 'dpdm', [
+    '--no-tree',
+    '--no-warning',
+    '--circular',
+    '--exit-code',
+    'circular:1',
+    ...SOURCE_GLOBS,
+  ]);
   check('rules catalogue (docs/rules.md)', 'node', ['scripts/check-rules.ts']);
 }
 

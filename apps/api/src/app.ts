@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { LastUsedRecorder } from '@latchkey/core';
-import { assignRequestId, healthEndpoints, requestLogger, withRequestIds } from '@latchkey/runtime';
+import { assignRequestId, classifyError, healthEndpoints, requestLogger, withRequestIds } from '@latchkey/http';
+import { UNAVAILABLE } from './bearer/authenticate-bearer.ts';
 import type { ApiDeps } from './deps.ts';
 import { createGraphqlHandler } from './graphql/graphql.handler.ts';
 import { graphqlRoute } from './graphql/graphql.router.ts';
@@ -47,8 +48,11 @@ export function createApiApp(given: ApiDeps): ApiApp {
     if (path === '/graphql') {
       route(req, res).catch((err: unknown) => {
         logger.error({ err }, 'unexpected error answering /graphql');
-        if (!res.headersSent) sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
-        else res.destroy();
+        if (res.headersSent) res.destroy();
+        // D-10: an outage is a 503 with Retry-After (the token check answers it first); the rest a 500.
+        else if (classifyError(err).kind === 'dependency')
+          sendJsonError(res, UNAVAILABLE.status, UNAVAILABLE.message, UNAVAILABLE.code, UNAVAILABLE.headers);
+        else sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
       });
       return;
     }

@@ -1,4 +1,4 @@
-import { runServerProcess, serve, type RunningServer } from '@latchkey/runtime';
+import { runServerProcess, serve, type RunningServer } from '@latchkey/process';
 import { createApiApp } from './app.ts';
 import type { ApiDeps } from './deps.ts';
 

@@ -1,4 +1,4 @@
-import { assignRequestId, healthEndpoints, parseTrustProxy, requestLogger, withRequestIds } from '@latchkey/runtime';
+import { assignRequestId, healthEndpoints, parseTrustProxy, requestLogger, withRequestIds } from '@latchkey/http';
 import express from 'express';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
@@ -18,7 +18,10 @@ import { homeRouter } from './interaction/home/home.router.ts';
 import { signInRouter } from './interaction/login/signin.router.ts';
 import { signUpRouter } from './interaction/signup/signup.router.ts';
 
-/** Builds the authorization server. Does no I/O; main.ts and tests listen on it. */
+/**
+ * Builds the authorization server: our own code on Express 5, not oidc-provider, whose defaults fight
+ * the documented interface (DD-1). Does no I/O; main.ts and tests listen on it.
+ */
 export function createAuthApp(given: AuthDeps): express.Express {
   // Every line logged while a request is answered names its X-Request-Id.
   const deps: AuthDeps = { ...given, logger: withRequestIds(given.logger) };

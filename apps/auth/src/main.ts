@@ -1,4 +1,4 @@
-import { runServerProcess, serve, type RunningServer } from '@latchkey/runtime';
+import { runServerProcess, serve, type RunningServer } from '@latchkey/process';
 import { createAuthApp } from './app.ts';
 import type { AuthDeps } from './deps.ts';
 

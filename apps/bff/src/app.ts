@@ -9,7 +9,7 @@ import {
   requestLogger,
   withRequestIds,
   type Middleware,
-} from '@latchkey/runtime';
+} from '@latchkey/http';
 import type { BffDeps } from './deps.ts';
 import { errorHandler, errorResponder, notFound } from './http/error-handler.ts';
 import { requireJsonIfBody, requirePortalRequest } from './http/portal-request.middleware.ts';

@@ -2,7 +2,7 @@ import type { Config } from '@latchkey/config';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
-import type { RedisClient } from '@latchkey/runtime';
+import type { RedisClient } from '@latchkey/sessions';
 
 /** Everything the backend-for-frontend needs, injected by main.ts or by a test. */
 export interface BffDeps {

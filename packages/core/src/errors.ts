@@ -1,7 +1,8 @@
 /**
- * Domain errors. They carry a stable `code` and a public description but know nothing about
- * HTTP; each app's error handler maps them to a status and body. OAuth error codes
- * (RFC 6749 §5.2) are written once, here.
+ * Domain errors. Each carries a stable `code`, a public description and the HTTP status every
+ * surface answers it with, written once here; each app's error handler renders it in its shape
+ * (OAuth JSON, account JSON, GraphQL, CLI line). OAuth error codes (RFC 6749 §5.2) are written
+ * once, here.
  */
 export const ErrorCode = {
   invalidRequest: 'invalid_request',
@@ -17,8 +18,13 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-export abstract class DomainError extends Error {
-  abstract readonly code: ErrorCode;
+/**
+ * An error whose answer is known where it is raised: its status, code and description. The one
+ * base of the domain errors below and of the HTTP edges' refusals (runtime's HttpError).
+ */
+export abstract class StatusError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
   /** Safe to show to the caller: ASCII, no input echoed (AC-10). */
   readonly description: string;
   constructor(description: string, options?: ErrorOptions) {
@@ -28,23 +34,34 @@ export abstract class DomainError extends Error {
   }
 }
 
+/** A rule of core refused the request. */
+export abstract class DomainError extends StatusError {
+  abstract override readonly code: ErrorCode;
+}
+
 export class InvalidRequest extends DomainError {
+  readonly status = 400;
   readonly code = ErrorCode.invalidRequest;
 }
 export class InvalidClient extends DomainError {
+  readonly status = 401;
   readonly code = ErrorCode.invalidClient;
 }
 export class InvalidGrant extends DomainError {
+  readonly status = 400;
   readonly code = ErrorCode.invalidGrant;
 }
 export class UnsupportedGrantType extends DomainError {
+  readonly status = 400;
   readonly code = ErrorCode.unsupportedGrantType;
 }
 export class InvalidToken extends DomainError {
+  readonly status = 401;
   readonly code = ErrorCode.invalidToken;
 }
 /** Bad input to an account operation; `field` names the offending field. */
 export class ValidationFailed extends DomainError {
+  readonly status = 400;
   readonly code = ErrorCode.validationFailed;
   readonly field: string;
   constructor(field: string, description: string) {
@@ -53,15 +70,20 @@ export class ValidationFailed extends DomainError {
   }
 }
 export class NotFound extends DomainError {
+  readonly status = 404;
   readonly code = ErrorCode.notFound;
 }
 export class Conflict extends DomainError {
+  readonly status = 409;
   readonly code = ErrorCode.conflict;
 }
 export class InvalidCredentials extends DomainError {
+  readonly status = 400;
   readonly code = ErrorCode.invalidCredentials;
 }
 /** HD-14: the user already holds as many of something as one account may; revoking one makes room. */
 export class LimitReached extends DomainError {
+  /** The request is fine but the account holds too many already; revoking one resolves it. */
+  readonly status = 409;
   readonly code = ErrorCode.limitReached;
 }

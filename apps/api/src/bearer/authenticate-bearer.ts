@@ -2,8 +2,8 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { authenticateAccessToken, InvalidToken, type Clock, type Principal } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
-import { isDependencyFailure, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
-import type { BearerCredentials } from '@latchkey/runtime';
+import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/http';
+import type { BearerCredentials } from '@latchkey/http';
 
 /** Why a request gets no further than the token check, as an HTTP answer. */
 export interface BearerRejection {
@@ -43,7 +43,7 @@ function invalidToken(description: string): BearerRejection {
  * Retry-After, never 401: a client that sees `invalid_token` discards a token that may be fine.
  * A bug in the check is thrown on, a 500, never retried as an outage.
  */
-const UNAVAILABLE: BearerRejection = Object.freeze({
+export const UNAVAILABLE: BearerRejection = Object.freeze({
   status: 503,
   headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
   message: 'The service is temporarily unavailable. Try again shortly.',
@@ -63,9 +63,12 @@ export async function authenticateBearer(deps: BearerDeps, credentials: BearerCr
     // Prefix and CRC32 are checked inside before any database read (DD-3).
     return { ok: true, principal: await authenticateAccessToken(deps.db, deps.clock, credentials.token) };
   } catch (err) {
-    if (err instanceof InvalidToken) return { ok: false, rejection: invalidToken(err.description) };
+    const kind = classifyError(err);
+    if (kind.kind === 'domain' && kind.error instanceof InvalidToken) {
+      return { ok: false, rejection: invalidToken(kind.error.description) };
+    }
     // Anything else is not the token's fault: an outage (503) or a bug, which the app answers 500.
-    if (!isDependencyFailure(err)) throw err;
+    if (kind.kind !== 'dependency') throw err;
     deps.logger.error({ err }, 'token check failed: database unavailable');
     return { ok: false, rejection: UNAVAILABLE };
   }

@@ -3,7 +3,7 @@ import type { Clock, LastUsedRecorder } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
-import { parseBearerAuthorization } from '@latchkey/runtime';
+import { parseBearerAuthorization } from '@latchkey/http';
 import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-response.ts';
 import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from '../http/read-body.ts';
 import type { ApiContext } from './api-context.ts';
@@ -29,6 +29,8 @@ export interface GraphqlRouteDeps {
  */
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
+    // D-6: the header's syntax is judged first, with no I/O: `Bearer` without a token is 400 (GQ-02),
+    // and the scheme is Bearer in any case (GQ-05).
     const credentials = parseBearerAuthorization(req);
     if (declaresTooLargeBody(req)) return sendTooLarge(req, res);
 
@@ -61,7 +63,8 @@ export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res
       context,
     });
     if (resultBody === null) {
-      // graphql-http answers 405/406/415 without a body; give them the same JSON error shape.
+      // graphql-http answers 405 (a mutation over GET is never run: GQ-19), 406 (GQ-20) and 415 (GQ-18)
+      // without a body; give them the same JSON error shape.
       const code = init.statusText.toUpperCase().replaceAll(' ', '_');
       return sendJsonError(res, init.status, init.statusText, code, init.headers);
     }
@@ -91,6 +94,7 @@ function sendTooLarge(req: IncomingMessage, res: ServerResponse): void {
   sendJsonError(res, 413, message, 'PAYLOAD_TOO_LARGE', { connection: 'close' }, errorContentType(req));
 }
 
+/** GQ-01: no credentials is 401 with the bare Bearer challenge and the documented `UNAUTHENTICATED` body. */
 function sendRejection(req: IncomingMessage, res: ServerResponse, rejection: BearerRejection): void {
   sendJsonError(res, rejection.status, rejection.message, rejection.code, rejection.headers, errorContentType(req));
 }

@@ -1,16 +1,8 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { InvalidToken, ValidationFailed, type DomainError } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
-import { classifyError, MethodNotAllowed, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
+import { classifyError, MethodNotAllowed, RETRY_AFTER_SECONDS } from '@latchkey/http';
 import { InsufficientScope, MalformedAuthorization, MissingToken } from './account.errors.ts';
-
-const DOMAIN_STATUS: Partial<Record<DomainError['code'], number>> = {
-  invalid_token: 401,
-  not_found: 404,
-  conflict: 409,
-  // HD-14: the request is fine but the account holds too many already; revoking one resolves it.
-  limit_reached: 409,
-};
 
 function send(res: Response, status: number, body: Record<string, string>): void {
   res.status(status).set('Cache-Control', 'no-store').set('Pragma', 'no-cache').json(body);
@@ -75,5 +67,5 @@ function sendDomainError(res: Response, error: DomainError, challenge: string): 
   if (error instanceof InvalidToken) res.set('WWW-Authenticate', `${challenge}, error="invalid_token"`);
   const body: Record<string, string> = { error: error.code, error_description: error.description };
   if (error instanceof ValidationFailed) body.field = error.field;
-  send(res, DOMAIN_STATUS[error.code] ?? 400, body);
+  send(res, error.status, body);
 }

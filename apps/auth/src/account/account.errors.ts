@@ -1,32 +1,29 @@
-import { HttpError } from '@latchkey/runtime';
+import { HttpError } from '@latchkey/http';
 
-/**
- * Errors raised at the account endpoints' HTTP edge (not domain rules, which live in core).
- * Each carries its status and the error code written once here; the account error handler
- * turns them into JSON.
- */
-export abstract class AccountHttpError extends HttpError {}
+// Errors raised at the account endpoints' HTTP edge (not domain rules, which live in core).
+// Each carries its status and the error code written once here; the account error handler
+// turns them into JSON.
 
 /** RFC 6750 §3: no credentials at all, so the challenge carries no error code. */
-export class MissingToken extends AccountHttpError {
+export class MissingToken extends HttpError {
   readonly status = 401;
   readonly code = 'unauthenticated';
 }
 
 /** RFC 6750 §3.1 `invalid_request`: an Authorization header that is not a well-formed Bearer credential. */
-export class MalformedAuthorization extends AccountHttpError {
+export class MalformedAuthorization extends HttpError {
   readonly status = 400;
   readonly code = 'invalid_request';
 }
 
 /** RFC 6750 §3.1 `insufficient_scope`: a valid token that is not the portal's own (DD-8). */
-export class InsufficientScope extends AccountHttpError {
+export class InsufficientScope extends HttpError {
   readonly status = 403;
   readonly code = 'insufficient_scope';
 }
 
 /** HD-14: more creations (clients and tokens together) than the per-user rate allows; Retry-After says when to try again. */
-export class TooManyCreations extends AccountHttpError {
+export class TooManyCreations extends HttpError {
   readonly status = 429;
   readonly code = 'too_many_requests';
 }

@@ -8,7 +8,8 @@ import {
 } from '@latchkey/contracts';
 import type { AuthDeps } from '../deps.ts';
 import { accountErrorHandler } from './account-error.handler.ts';
-import { MethodNotAllowed, NotFound, noStore } from '@latchkey/runtime';
+import { NotFound } from '@latchkey/core';
+import { MethodNotAllowed, noStore } from '@latchkey/http';
 import { clientsHandlers } from './clients/clients.handler.ts';
 import { jsonBody } from './json-body.middleware.ts';
 import { getMe } from './me/me.handler.ts';

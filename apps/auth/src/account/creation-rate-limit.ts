@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Options } from 'express-rate-limit';
-import { inSequence } from '@latchkey/runtime';
+import { inSequence } from '@latchkey/http';
 import type { AuthDeps } from '../deps.ts';
 import { layeredLimit } from '../http/rate-limit.ts';
 import { TooManyCreations } from './account.errors.ts';

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { InvalidRequest } from '@latchkey/core';
-import { UnsupportedMediaType } from '@latchkey/runtime';
+import { UnsupportedMediaType } from '@latchkey/http';
 
 /** Account requests are a few short fields; anything bigger is refused with 413 unread. */
 const BODY_LIMIT = '8kb';

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticateAccessToken, type Principal } from '@latchkey/core';
-import { parseBearerAuthorization } from '@latchkey/runtime';
+import { parseBearerAuthorization } from '@latchkey/http';
 import type { AuthDeps } from '../deps.ts';
 import { InsufficientScope, MalformedAuthorization, MissingToken } from './account.errors.ts';
 
@@ -22,7 +22,8 @@ export function requireAccessToken(deps: AuthDeps, missing: string): RequestHand
 /**
  * DD-8: the account endpoints accept only access tokens issued to the portal's own
  * first-party client. A PAT or a third-party application's token is valid for the API but
- * can never list, create or revoke credentials, so it gets 403 `insufficient_scope`.
+ * can never list, create or revoke credentials or authorized applications (AA-07), so it gets
+ * 403 `insufficient_scope`.
  */
 export function requirePortalToken(deps: AuthDeps): RequestHandler[] {
   return [

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { AuthDeps } from '../deps.ts';
-import { isDependencyFailure } from '@latchkey/runtime';
+import { isDependencyFailure } from '@latchkey/http';
 import { redirectWithError, type AuthorizationRedirect } from './authorization-response.ts';
 import { AuthorizationError, AuthorizationErrorCode, InvalidAuthorizationRequest } from './authorize.errors.ts';
 

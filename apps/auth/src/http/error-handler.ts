@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
+import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/http';
 import { PageError } from './page-error.ts';
 import { sendPage } from './send-page.ts';
 import { errorPage } from './views/error-page.view.ts';

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { HttpError } from '@latchkey/runtime';
+import { HttpError } from '@latchkey/http';
 
 /**
  * The authorization server's one application/x-www-form-urlencoded parser, for the pages'

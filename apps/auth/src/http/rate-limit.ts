@@ -3,7 +3,8 @@ import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit'
 import { slowDown } from 'express-slow-down';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '@latchkey/logging';
-import { inSequence, type RedisClient } from '@latchkey/runtime';
+import { inSequence } from '@latchkey/http';
+import type { RedisClient } from '@latchkey/sessions';
 import { accountDigest, knownDeviceFor, type DeviceCookieDeps } from './device-cookie.ts';
 import { prefersJson } from './error-handler.ts';
 import { sendPage } from './send-page.ts';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { SafeHtml } from './html.ts';
-import { saveSession } from '@latchkey/runtime';
+import { saveSession } from '@latchkey/sessions';
 
 export function sendPage(res: Response, status: number, page: SafeHtml): void {
   res.status(status).type('html').send(page.value);

@@ -1,12 +1,8 @@
 import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { AuthDeps } from '../deps.ts';
-import {
-  DependencyUnavailableError,
-  KyselySessionStore,
-  RedisSessionStore,
-  requireLoadedSession,
-} from '@latchkey/runtime';
+import { DependencyUnavailableError } from '@latchkey/http';
+import { KyselySessionStore, RedisSessionStore, requireLoadedSession } from '@latchkey/sessions';
 
 declare module 'express-session' {
   interface SessionData {

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { revokeGrantsOfCodes } from '@latchkey/core';
 import type { AuthDeps } from '../deps.ts';
-import { destroySession } from '@latchkey/runtime';
+import { destroySession } from '@latchkey/sessions';
 import { sessionCookieName } from '../http/session.ts';
 import { visitorCookieName } from '../http/visitor.ts';
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Clock, User } from '@latchkey/core';
 import { newCsrfToken } from '../http/csrf.ts';
-import { regenerateSession, saveSession } from '@latchkey/runtime';
+import { regenerateSession, saveSession } from '@latchkey/sessions';
 import type { PendingAuthorization } from '../authorization/pending-authorization.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/runtime';
-import { MethodNotAllowed, NotFound } from '@latchkey/runtime';
+import { NotFound } from '@latchkey/core';
+import { classifyError, MethodNotAllowed, RETRY_AFTER_SECONDS } from '@latchkey/http';
 import { SessionEnded } from './bff.errors.ts';
 import { sendNotice } from './notice-page.ts';
 
@@ -21,10 +21,12 @@ const BODY_FAILURE = {
   415: { code: 'unsupported_media_type', description: 'Send UTF-8 application/json.' },
 } as const;
 
-/** The runtime's classification in the portal's JSON terms (BffHttpErrors carry their own). */
+/** The runtime's classification in the portal's JSON terms (each error class carries its status). */
 function classify(err: unknown): Failure {
   const kind = classifyError(err);
   switch (kind.kind) {
+    // The BFF calls no rule of core: the one domain error it meets is its own NotFound.
+    case 'domain':
     case 'http':
       return { status: kind.error.status, code: kind.error.code, description: kind.error.description };
     case 'input':
@@ -32,13 +34,12 @@ function classify(err: unknown): Failure {
       return { status: kind.status, ...BODY_FAILURE[kind.status] };
     case 'dependency':
       // The session store (database or Redis) failed: BF-RD-01, 503 and never a 401. Upstream
-      // failures are BffHttpErrors already (upstream_unavailable, upstream_timeout).
+      // failures are HttpErrors already (upstream_unavailable, upstream_timeout).
       return {
         status: 503,
         code: 'temporarily_unavailable',
         description: 'The portal is temporarily unavailable. Try again in a few seconds.',
       };
-    case 'domain':
     case 'bug':
       return { status: 500, code: 'server_error', description: 'An unexpected error occurred. Try again.' };
   }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import typeis from 'type-is';
-import { UnsupportedMediaType } from '@latchkey/runtime';
+import { UnsupportedMediaType } from '@latchkey/http';
 import { Forbidden } from './bff.errors.ts';
 
 /** The header the SPA sends on every state-changing call (DD-9). */
@@ -11,10 +11,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
  * CSRF defence for the JSON API (BBA "Cookie Security"; DD-9: a custom header plus origin
- * checks). A request that changes state must carry `X-Latchkey-Portal: 1`, which a cross-site form or a
- * "simple" fetch cannot send without a CORS preflight this server never grants (BF-CS-01,
- * BF-CS-03, BF-LO-02); and when the browser says where it comes from, `Origin` must be the
- * portal and `Sec-Fetch-Site` same-origin (BF-CS-02). Reads get the provenance check too: a
+ * checks). A request that changes state (creating a client or a token, revoking one: BF-CS-05)
+ * must carry `X-Latchkey-Portal: 1`, which a cross-site form or a "simple" fetch cannot send
+ * without a CORS preflight this server never grants (BF-CS-01, BF-CS-03, BF-LO-02); and when the
+ * browser says where it comes from, `Origin` must be the portal and `Sec-Fetch-Site` same-origin
+ * (BF-CS-02). Reads get the provenance check too: a
  * proxied GET from another site has no business here. Runs before the session is loaded, so
  * a refused request costs no database read and reaches no upstream.
  *

@@ -1,5 +1,5 @@
 import helmet from 'helmet';
-import type { Middleware } from '@latchkey/runtime';
+import type { Middleware } from '@latchkey/http';
 
 /**
  * The SPA loads everything from its own origin. GraphiQL's Monaco editor runs its language

@@ -5,7 +5,7 @@ import type { Clock } from '@latchkey/core';
 import type { Logger } from '@latchkey/logging';
 import { InvalidCallback } from '../http/bff.errors.ts';
 import type { CallUpstream } from '../proxy/upstream.ts';
-import { regenerateSession, saveSession } from '@latchkey/runtime';
+import { regenerateSession, saveSession } from '@latchkey/sessions';
 import type { PortalUser } from '../session/portal-session.ts';
 import type { SessionTokens } from '../session/session-tokens.ts';
 import { redirectTo } from '../http/redirect.ts';
@@ -133,6 +133,7 @@ export function completeSignIn(deps: CallbackDeps): RequestHandler {
 
     // A sign-in over an older one in the same browser retires the older grant.
     const previous = req.session.portal ? tokens.open(req.session.portal.tokens) : undefined;
+    // BF-SF-01, BF-SF-02: every sign-in gets a new session id, whatever id the browser came with.
     await regenerateSession(req);
     req.session.portal = { user, tokens: tokens.seal(issued), signedInAt: deps.clock.now() };
     await saveSession(req);

@@ -1,4 +1,4 @@
-import { sameOriginPath } from '@latchkey/runtime';
+import { sameOriginPath } from '@latchkey/http';
 
 /** Where a sign-in ends when no valid return path was given. */
 export const DEFAULT_RETURN_TO = '/';

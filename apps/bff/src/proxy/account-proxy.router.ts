@@ -1,7 +1,8 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '@latchkey/config';
 import { ACCOUNT_BASE, ACCOUNT_ROUTES, BFF_ACCOUNT_BASE, allowedMethods } from '@latchkey/contracts';
-import { MethodNotAllowed, NotFound } from '@latchkey/runtime';
+import { NotFound } from '@latchkey/core';
+import { MethodNotAllowed } from '@latchkey/http';
 import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts';
 import { forwardTo, rawBody } from './forward.handler.ts';
 import type { CallUpstream } from './upstream.ts';

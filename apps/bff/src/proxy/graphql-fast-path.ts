@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@latchkey/logging';
 import type { ErrorResponder } from '../http/error-handler.ts';
-import { runMiddleware, type Middleware } from '@latchkey/runtime';
+import { runMiddleware, type Middleware } from '@latchkey/http';
 import { checkJsonBody, checkPortalRequest } from '../http/portal-request.middleware.ts';
 import type { PortalSessions } from '../session/portal-session.ts';
 import { signedIn, type SessionTokens } from '../session/session-tokens.ts';

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '@latchkey/config';
-import { MethodNotAllowed } from '@latchkey/runtime';
+import { MethodNotAllowed } from '@latchkey/http';
 import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts';
 import { forwardTo, rawBody } from './forward.handler.ts';
 import type { CallUpstream } from './upstream.ts';

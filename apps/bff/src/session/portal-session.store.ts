@@ -1,7 +1,7 @@
 import type session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
-import { KyselySessionStore } from '@latchkey/runtime';
+import { KyselySessionStore } from '@latchkey/sessions';
 import { databaseRefreshLeases, type RefreshLeases } from './refresh-lease.ts';
 import { replaceSessionData } from './session-rows.repository.ts';
 import { inStore, storeFailure } from './store-failure.ts';

@@ -6,7 +6,7 @@ import session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Config } from '@latchkey/config';
 import type { Db } from '@latchkey/db';
-import { requireLoadedSession, type RedisClient } from '@latchkey/runtime';
+import { requireLoadedSession, type RedisClient } from '@latchkey/sessions';
 import { SessionStoreUnavailable } from '../http/bff.errors.ts';
 import { DatabasePortalSessionStore, type PortalSessionStore } from './portal-session.store.ts';
 import { RedisPortalSessionStore } from './redis-portal-session.store.ts';

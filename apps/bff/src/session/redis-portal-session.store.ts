@@ -1,5 +1,5 @@
 import type session from 'express-session';
-import { RedisSessionStore, type RedisClient } from '@latchkey/runtime';
+import { RedisSessionStore, type RedisClient } from '@latchkey/sessions';
 import { promised, type PortalSessionStore } from './portal-session.store.ts';
 import { redisRefreshLeases, type RefreshLeases } from './refresh-lease.ts';
 import { inStore, storeFailure } from './store-failure.ts';
@@ -11,8 +11,8 @@ type Callback = (err?: unknown, data?: any) => any;
 
 /**
  * The portal's sessions in Redis (REDIS_URL set, DD-7), so every BFF instance sees the same
- * sessions. Each key expires with its cookie. Redis answers within REDIS_TIMEOUT_MS or the
- * request gets 503 (R-07).
+ * sessions and any of them can serve one (MI-01). Each key expires with its cookie. Redis answers
+ * within REDIS_TIMEOUT_MS or the request gets 503 (R-07).
  */
 export class RedisPortalSessionStore extends RedisSessionStore implements PortalSessionStore {
   readonly leases: RefreshLeases;

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
-import type { RedisClient } from '@latchkey/runtime';
+import type { RedisClient } from '@latchkey/sessions';
 import { pruneLocks, releaseLock, takeLock } from './lock-rows.repository.ts';
 import { inStore } from './store-failure.ts';
 
 /**
- * D-4 / BF-RT-01 across instances: a short lease per session, held by whichever BFF instance
+ * D-4 / BF-RT-01 / R-03 across instances: a short lease per session, held by whichever BFF instance
  * is refreshing that session's tokens. The others wait for the new tokens instead of spending
  * the same refresh token, which the authorization server would take as reuse and answer by
  * revoking the whole grant. A lease expires on its own, so a holder that dies mid-refresh

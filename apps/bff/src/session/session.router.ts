@@ -1,10 +1,10 @@
 import type { SessionJson } from '@latchkey/contracts';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '@latchkey/logging';
-import { MethodNotAllowed } from '@latchkey/runtime';
+import { MethodNotAllowed } from '@latchkey/http';
 import { redirectTo } from '../http/redirect.ts';
 import type { PortalOidcClient } from '../oidc/oidc-client.ts';
-import { destroySession } from '@latchkey/runtime';
+import { destroySession } from '@latchkey/sessions';
 import type { PortalSessions } from './portal-session.ts';
 import { signInOf, type SessionTokens } from './session-tokens.ts';
 
@@ -51,6 +51,7 @@ function signOut(deps: SessionRouterDeps): RequestHandler {
         );
       });
     }
+    // BF-SF-02: the id ends with the session, so the next sign-in starts under a new one.
     await destroySession(req);
     deps.sessions.clearCookie(res);
     res.status(204).end();

@@ -1,4 +1,4 @@
-import { isDependencyFailure } from '@latchkey/runtime';
+import { isDependencyFailure } from '@latchkey/http';
 import { SessionStoreUnavailable } from '../http/bff.errors.ts';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
 import expressStaticGzip from 'express-static-gzip';
-import { RETRY_AFTER_SECONDS } from '@latchkey/runtime';
+import { RETRY_AFTER_SECONDS } from '@latchkey/http';
 import { sendNotice } from '../http/notice-page.ts';
 import { pagePreloads } from './page-preloads.ts';
 
@@ -16,7 +16,7 @@ const ENCODING_HEADERS = ['Content-Encoding', 'Content-Type', 'Vary'] as const;
  * Which requests get the app's page (index.html), as history-fallback servers decide it: a GET
  * or HEAD outside /assets/ that accepts HTML, or that accepts any type (curl's and fetch's
  * default Accept, or none at all) for a path whose last segment is not a file name. A missing
- * script or `/package.json` stays a 404.
+ * script or `/package.json` stays a 404 (PF-02).
  */
 function wantsAppPage(req: Request): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -29,7 +29,7 @@ function wantsAppPage(req: Request): boolean {
 /**
  * The build's files, precompressed (issue 20): Vite writes `.br` and `.gz` beside each text
  * file (apps/portal/vite.config.ts) and express-static-gzip serves the one `Accept-Encoding`
- * asks for, brotli first, with `Vary: Accept-Encoding`; nothing is compressed per request. It
+ * asks for, brotli first, with `Vary: Accept-Encoding`; nothing is compressed per request (PF-01). It
  * lists the compressed files when the server starts, so a portal rebuilt under a running server
  * is served uncompressed until the restart. A path that does not decode is not a file here: it
  * goes on to the 404 (express-static-gzip would answer it a plain-text 400).

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { createPersonalAccessToken, listTokensForUser, revokeAccessToken } from '@latchkey/core';
-import { inSequence } from '@latchkey/runtime';
+import { inSequence } from '@latchkey/http';
 import type { AuthDeps } from '../../deps.ts';
 import { creationRateLimit } from '../creation-rate-limit.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Options } from 'express-rate-limit';
 import type { AuthDeps } from '../../deps.ts';
-import { inSequence } from '@latchkey/runtime';
+import { inSequence } from '@latchkey/http';
 import { layeredLimit } from '../../http/rate-limit.ts';
 import { hasAuthenticatedClient } from './client-auth.middleware.ts';
 import { credentialsOf } from './client-credentials.ts';
@@ -57,7 +57,7 @@ function failedClientAuthLimiter(
 
 /**
  * OAuth 2.1 §2.4.1: an endpoint that checks client secrets MUST be protected against brute
- * force. Failures are counted per address and, separately, per client_id, so neither rotating
+ * force. Failures are counted per address (TK-RL-01) and, separately, per client_id, so neither rotating
  * addresses (CA-07) nor spraying many client ids from one address escapes; one client's
  * failures never touch another client's allowance. Over the per-address limit an address is
  * refused outright; over the per-client limit only failing attempts are (HD-01). With Redis each count is shared by every

@@ -1,18 +1,18 @@
 import type { ErrorRequestHandler } from 'express';
 import { ErrorCode } from '@latchkey/core';
-import { classifyError, RETRY_AFTER_SECONDS, setNoStore } from '@latchkey/runtime';
+import { classifyError, RETRY_AFTER_SECONDS, setNoStore } from '@latchkey/http';
 import type { AuthDeps } from '../../deps.ts';
 import { credentialsOf } from './client-credentials.ts';
 
 /** RFC 6749 §5.2: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (AC-10). */
 const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 
-/** RFC 6749 §5.2 and RFC 7009 §2.2.1 statuses of the codes these endpoints answer with. */
-const STATUS_BY_CODE: ReadonlyMap<string, number> = new Map([
-  [ErrorCode.invalidRequest, 400],
-  [ErrorCode.invalidClient, 401],
-  [ErrorCode.invalidGrant, 400],
-  [ErrorCode.unsupportedGrantType, 400],
+/** RFC 6749 §5.2 and RFC 7009 §2.2.1: the codes these endpoints answer with (each error class carries its status). */
+const OAUTH_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.invalidRequest,
+  ErrorCode.invalidClient,
+  ErrorCode.invalidGrant,
+  ErrorCode.unsupportedGrantType,
 ]);
 
 interface OAuthFailure {
@@ -38,15 +38,14 @@ const SERVER_ERROR: OAuthFailure = {
 function classify(err: unknown): OAuthFailure {
   const kind = classifyError(err);
   switch (kind.kind) {
-    case 'domain': {
-      const status = STATUS_BY_CODE.get(kind.error.code);
-      return status === undefined ? SERVER_ERROR : { status, error: kind.error.code, description: kind.error.description };
-    }
+    case 'domain':
     case 'http':
+      if (kind.kind === 'domain' && !OAUTH_CODES.has(kind.error.code)) return SERVER_ERROR;
       return { status: kind.error.status, error: kind.error.code, description: kind.error.description };
     case 'input':
       return { status: kind.status, error: ErrorCode.invalidRequest, description: BODY_DESCRIPTION[kind.status] };
     case 'dependency':
+      // TK-DB-01: an outage is never invalid_grant or invalid_client, which would make a client drop good credentials.
       return {
         status: 503,
         error: 'temporarily_unavailable',
@@ -62,7 +61,7 @@ function classify(err: unknown): OAuthFailure {
  * mounted on their own routers so they never fall through to an HTML page.
  * - `no-store` on errors too (P-04).
  * - `WWW-Authenticate: Basic` on `invalid_client` only when the client used the Basic header
- *   (RFC 6749 §5.2, CA-03); body credentials get a bare 401 like node-oidc-provider's.
+ *   (RFC 6749 §5.2, CA-03, TK-11); body credentials get a bare 401 like node-oidc-provider's.
  * - Descriptions are fixed strings from the code, never the input (AC-10); one that is not
  *   in the RFC charset is dropped rather than sent.
  * - Expected 4xx are logged at info with the code only; anything else at error with the stack.

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { noStore } from '@latchkey/runtime';
+import { noStore } from '@latchkey/http';
 import type { AuthDeps } from '../../deps.ts';
 import { checkClientCredentials, requireAuthenticatedClient } from '../oauth-json/client-auth.middleware.ts';
 import type { ClientAuthRateLimits } from '../oauth-json/client-auth.rate-limit.ts';

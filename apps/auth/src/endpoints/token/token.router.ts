@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { noStore } from '@latchkey/runtime';
+import { noStore } from '@latchkey/http';
 import type { AuthDeps } from '../../deps.ts';
 import { checkClientCredentials, requireAuthenticatedClient } from '../oauth-json/client-auth.middleware.ts';
 import type { ClientAuthRateLimits } from '../oauth-json/client-auth.rate-limit.ts';
@@ -25,9 +25,9 @@ export function tokenRouter(deps: AuthDeps, limits: ClientAuthRateLimits): Route
       parseFormBody, // TK-03, TK-05
       assembleParams(TOKEN_PARAMS), // P-01, P-02, TK-06; never the query string (CA-05)
       readClientCredentials, // Basic or body, not both (CA-04, CA-06); Bearer ignored (D-2)
-      checkClientCredentials(deps), // CA-01, CA-02, CA-03, TK-09..TK-11 (outcome kept)
+      checkClientCredentials(deps), // CA-01, CA-02, CA-03, TK-09, TK-10, TK-11 (outcome kept)
       limits.byClient, // CA-07: failures per client_id; right credentials always pass (HD-01)
-      requireAuthenticatedClient, // invalid_client for the failures
+      requireAuthenticatedClient, // invalid_client for the failures, before any code is read (AC-03)
       issueTokens(deps), // grant_type dispatch to core (TK-07, TK-08, AC-*, PK-*, RT-*)
     )
     .all(noStore, methodNotAllowed); // P-03, TK-04

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { MethodNotAllowed, noStore } from '@latchkey/runtime';
+import { MethodNotAllowed, noStore } from '@latchkey/http';
 import { accountErrorHandler } from '../../account/account-error.handler.ts';
 import { principalOf, requireAccessToken } from '../../account/require-portal-token.middleware.ts';
 import type { AuthDeps } from '../../deps.ts';
@@ -14,7 +14,7 @@ function sendUserinfo(_req: Request, res: Response): void {
 
 /**
  * GET and POST /oauth/userinfo (OpenID Connect Core §5.3, as the libraries that sign users in
- * expect: Auth.js, next-auth, passport strategies). Any live access token of the user, an OAuth
+ * expect: Auth.js (CL-07), next-auth (CL-09), passport strategies (CL-06)). Any live access token of the user, an OAuth
  * token or a PAT, in the Authorization header (RFC 6750 §2.1); otherwise 401 with the RFC 6750
  * challenge, 400 for a malformed header, 503 when the token cannot be checked (D-10).
  */

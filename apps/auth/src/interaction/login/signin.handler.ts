@@ -2,17 +2,15 @@ import type { Request, Response } from 'express';
 import { authenticateUser, findActiveClient, InvalidCredentials, type User } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertFormCsrf, csrfTokenFor } from '../../http/csrf.ts';
-import { rememberDevice } from '../../http/device-cookie.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
 import { endBrowserSession } from '../end-session.ts';
-import { establishSession } from '../establish-session.ts';
-import { continuePath } from '../interaction-links.ts';
+import { completeSignIn } from '../complete-sign-in.ts';
 import { findPendingAuthorization, type PendingAuthorization } from '../../authorization/pending-authorization.ts';
 import { signInForm } from './signin.schema.ts';
 import { signInPage, type SignInView } from './views/signin.view.ts';
-import { sameOriginPath } from '@latchkey/runtime';
+import { sameOriginPath } from '@latchkey/http';
 
 /** One message for unknown email and wrong password: no account enumeration. */
 const SIGN_IN_FAILED = 'Incorrect email or password.';
@@ -74,15 +72,7 @@ export function signInHandlers(deps: AuthDeps) {
         await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED, email, requestId: request, returnTo });
         return;
       }
-      const pending = findPendingAuthorization(deps, req, request);
-      await establishSession(req, deps.clock, user, pending);
-      // HD-13: this browser may still try this account once failures elsewhere reach the cap.
-      rememberDevice(deps, req, res, user.email);
-      // OR-01: only a path on this server; a pending authorization resumes by its id (AZ-20).
-      res.redirect(
-        303,
-        request !== undefined ? continuePath(request) : (sameOriginPath(returnTo, deps.config.auth.url) ?? '/'),
-      );
+      await completeSignIn(deps, req, res, user, form.data);
     },
 
     async signOut(req: Request, res: Response): Promise<void> {

@@ -2,17 +2,15 @@ import type { Request, Response } from 'express';
 import { Conflict, createUser, findActiveClient, ValidationFailed, type User } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertFormCsrf, csrfTokenFor } from '../../http/csrf.ts';
-import { rememberDevice } from '../../http/device-cookie.ts';
 import { markSignUpForExistingAccount } from '../../http/rate-limit.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../current-user.ts';
-import { establishSession } from '../establish-session.ts';
-import { continuePath } from '../interaction-links.ts';
+import { completeSignIn } from '../complete-sign-in.ts';
 import { findPendingAuthorization } from '../../authorization/pending-authorization.ts';
 import { signUpForm } from './signup.schema.ts';
 import { signUpPage, type SignUpView } from './views/signup.view.ts';
-import { sameOriginPath } from '@latchkey/runtime';
+import { sameOriginPath } from '@latchkey/http';
 
 type FieldErrors = NonNullable<SignUpView['errors']>;
 
@@ -98,14 +96,7 @@ export function signUpHandlers(deps: AuthDeps) {
         });
         return;
       }
-      const pending = findPendingAuthorization(deps, req, request);
-      await establishSession(req, deps.clock, user, pending);
-      // HD-13: the browser that created the account may still try it past the failure cap.
-      rememberDevice(deps, req, res, user.email);
-      res.redirect(
-        303,
-        request !== undefined ? continuePath(request) : (sameOriginPath(returnTo, deps.config.auth.url) ?? '/'),
-      );
+      await completeSignIn(deps, req, res, user, form.data);
     },
   };
 }

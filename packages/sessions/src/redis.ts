@@ -12,11 +12,16 @@ import {
 } from 'redis';
 import type { Config } from '@latchkey/config';
 import { isNetworkErrorCode } from '@latchkey/db';
+import { DependencyUnavailableError } from '@latchkey/http';
 import type { Logger } from '@latchkey/logging';
-import { DependencyUnavailableError } from './dependency-unavailable.ts';
-import { healthStateOf, shareHealthState, type HealthState } from './sessions/redis-health.ts';
+import { healthStateOf, shareHealthState, type HealthState, type RedisHealth } from './redis-health.ts';
 
 export type RedisClient = ReturnType<typeof createClient>;
+
+/** The health of a client made by createRedisClient (redis-health.ts). */
+export function redisHealth(client: RedisClient): RedisHealth {
+  return healthStateOf(client);
+}
 
 /** Reconnect attempts back off exponentially up to this pause, and never stop. */
 const MAX_RECONNECT_DELAY_MS = 2_000;

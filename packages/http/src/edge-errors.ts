@@ -1,11 +1,7 @@
 import { HttpError } from './http-error.ts';
 
 // The refusals every HTTP edge shares; each surface's error handler renders them in its shape.
-
-export class NotFound extends HttpError {
-  readonly status = 404;
-  readonly code = 'not_found';
-}
+// "No such resource" is core's NotFound (404), one class for the edges and the rules alike.
 
 export class MethodNotAllowed extends HttpError {
   readonly status = 405;

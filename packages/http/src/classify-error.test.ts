@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidGrant } from '@latchkey/core';
-import { DependencyUnavailableError } from '../dependency-unavailable.ts';
+import { InvalidGrant, NotFound } from '@latchkey/core';
+import { DependencyUnavailableError } from './dependency-unavailable.ts';
 import { classifyError } from './classify-error.ts';
 import { MethodNotAllowed } from './edge-errors.ts';
 
@@ -17,6 +17,13 @@ describe('classifyError', () => {
     expect(classifyError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).kind).toBe('dependency');
     expect(classifyError(new TypeError("Cannot read properties of undefined (reading 'id')")).kind).toBe('bug');
     expect(classifyError('a string').kind).toBe('bug');
+  });
+
+  it('a domain error carries the status every surface answers it with, as an edge refusal does', () => {
+    const kind = classifyError(new NotFound('No such endpoint.'));
+    expect(kind.kind).toBe('domain');
+    expect(kind.kind === 'domain' && [kind.error.status, kind.error.code]).toEqual([404, 'not_found']);
+    expect(new MethodNotAllowed('GET').status).toBe(405);
   });
 
   it('a client that aborts its upload is the client\'s doing (400), not an outage, though its code is ECONNABORTED', () => {

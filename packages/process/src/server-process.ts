@@ -1,10 +1,10 @@
 import { ConfigError, loadConfig, type Config } from '@latchkey/config';
 import { systemClock, type Clock } from '@latchkey/core';
 import { isDatabaseUnavailable, MigrationError } from '@latchkey/db';
+import { DependencyUnavailableError } from '@latchkey/http';
 import { createLogger, type Logger } from '@latchkey/logging';
-import { DependencyUnavailableError } from '../dependency-unavailable.ts';
-import { openInfrastructure, type Infrastructure } from '../infrastructure.ts';
-import type { RunningServer } from '../serve.ts';
+import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
+import type { RunningServer } from './serve.ts';
 import { stopGracefullyOnSignals } from './graceful-shutdown.ts';
 
 export interface ServerProcessContext {

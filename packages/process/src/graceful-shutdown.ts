@@ -1,5 +1,5 @@
 import type { Logger } from '@latchkey/logging';
-import type { RunningServer } from '../serve.ts';
+import type { RunningServer } from './serve.ts';
 
 export interface GracefulShutdownOptions {
   servers: readonly RunningServer[];

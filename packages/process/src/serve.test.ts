@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest, sqlitePathFor } from '@latchkey/db';
+import { healthEndpoints, isDraining } from '@latchkey/http';
 import { createLogger } from '@latchkey/logging';
-import { healthEndpoints } from './http/health.ts';
-import { isDraining, serve, type RunningServer } from './serve.ts';
+import { serve, type RunningServer } from './serve.ts';
 
 /**
  * Resolves once `server` has accepted `count` more connections. A connection accepted before

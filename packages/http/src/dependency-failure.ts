@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '@latchkey/db';
-import { DependencyUnavailableError } from '../dependency-unavailable.ts';
+import { DependencyUnavailableError } from './dependency-unavailable.ts';
 
 /**
  * D-10: a failing dependency (SQLite, PostgreSQL, Redis) is a 503 with Retry-After, never a

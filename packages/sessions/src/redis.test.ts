@@ -3,7 +3,7 @@ import { loadConfig } from '@latchkey/config';
 import { ErrorReply } from 'redis';
 import { captureLogger } from '#test/support/loopback.ts';
 import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
-import { DependencyUnavailableError } from './dependency-unavailable.ts';
+import { DependencyUnavailableError } from '@latchkey/http';
 import { connectRedis, createRedisClient, redactRedisUrl, type RedisClient } from './redis.ts';
 import { RedisSessionStore } from './session-store.ts';
 

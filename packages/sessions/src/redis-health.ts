@@ -1,5 +1,3 @@
-import type { RedisClient } from '../redis.ts';
-
 // Whether Redis answers, for the session stores (BF-RD-01): RedisSessionStore tells
 // express-session 'disconnect' / 'connect' from it, so that while Redis is down or hung no
 // request waits for it and none is mistaken for "not signed in". redis.ts keeps it current:
@@ -47,9 +45,4 @@ export function healthStateOf(client: object): HealthState {
 /** The guarded client and the raw one it wraps share one state. */
 export function shareHealthState(client: object, state: HealthState): void {
   healthOf.set(client, state);
-}
-
-/** The health of a client made by createRedisClient. */
-export function redisHealth(client: RedisClient): RedisHealth {
-  return healthStateOf(client);
 }

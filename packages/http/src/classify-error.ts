@@ -10,7 +10,8 @@ export const RETRY_AFTER_SECONDS = 5;
  * What went wrong, in the five kinds every surface answers differently in shape but alike in
  * meaning (issue 16). Each surface keeps only its renderer (OAuth JSON, account JSON, GraphQL,
  * HTML page):
- * - `domain`: a rule of core refused the request (400, 401, 404, 409 by its code);
+ * - `domain`: a rule of core refused the request (the error carries its status: 400, 401,
+ *   404, 409);
  * - `http`: an edge refused it and says how (the error carries its status and code);
  * - `input`: the body could not be read (400, 413, 415; HD-02);
  * - `dependency`: the database or Redis cannot serve now: 503 with Retry-After, never a 4xx

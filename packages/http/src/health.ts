@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '@latchkey/config';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
-import type { RedisClient } from '../redis.ts';
-import { isDraining } from '../serve.ts';
 import { RETRY_AFTER_SECONDS } from './classify-error.ts';
+import { isDraining } from './draining.ts';
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
@@ -19,8 +18,8 @@ export type CheckOutcome = 'ok' | 'unavailable' | 'timeout' | 'not configured';
 
 export interface HealthOptions {
   db: Db;
-  /** Checked with PING when set; "not configured" otherwise. */
-  redis?: RedisClient | undefined;
+  /** Checked with PING when set (the @latchkey/sessions client); "not configured" otherwise. */
+  redis?: { ping(): Promise<unknown> } | undefined;
   /** Each check takes at most its dependency's timeout, and never more than 2 s. */
   config: Pick<Config, 'databaseTimeoutMs' | 'redisTimeoutMs'>;
   /** Told when a dependency stops (or starts again) answering the checks. */

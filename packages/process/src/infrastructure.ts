@@ -2,8 +2,8 @@ import type { Config } from '@latchkey/config';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import { connectRedis, type RedisClient } from '@latchkey/sessions';
 import { openDatabase } from './open-database.ts';
-import { connectRedis, type RedisClient } from './redis.ts';
 
 /** The shared state every server process talks to: the database and, at scale, Redis. */
 export interface Infrastructure {

@@ -2,9 +2,9 @@ import { RedisStore } from 'connect-redis';
 import session from 'express-session';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
-import { DependencyUnavailableError } from './dependency-unavailable.ts';
-import type { RedisClient } from './redis.ts';
-import { redisHealth, type RedisHealth } from './sessions/redis-health.ts';
+import { DependencyUnavailableError } from '@latchkey/http';
+import { redisHealth, type RedisClient } from './redis.ts';
+import type { RedisHealth } from './redis-health.ts';
 
 /** How often expired rows are swept, piggy-backed on writes so no timer needs stopping. */
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;

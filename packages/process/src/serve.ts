@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { markDraining } from '@latchkey/http';
 import type { Logger } from '@latchkey/logging';
 
 export interface RunningServer {
@@ -20,13 +21,6 @@ export interface ServeOptions {
 }
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-
-const DRAINING = Symbol('latchkey.draining');
-
-/** True for a request that arrived while its server was shutting down: /readyz answers 503. */
-export function isDraining(req: IncomingMessage): boolean {
-  return (req as IncomingMessage & { [DRAINING]?: true })[DRAINING] === true;
-}
 
 /** Tells the client not to reuse the connection; Node then closes it after this response. */
 function closeAfter(res: ServerResponse): void {
@@ -62,7 +56,7 @@ export async function serve(
       });
       if (draining) {
         // A request on a connection that was open when the drain began.
-        (req as IncomingMessage & { [DRAINING]?: true })[DRAINING] = true;
+        markDraining(req);
         closeAfter(res);
       }
       handler(req, res);

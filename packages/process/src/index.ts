@@ -1,0 +1,7 @@
+// The life of a server process: configuration, database and Redis opened, listening with
+// timeouts, and a graceful stop on SIGTERM/SIGINT. The top of the shared packages: uses
+// @latchkey/http and @latchkey/sessions.
+export { openDatabase } from './open-database.ts';
+export { serve } from './serve.ts';
+export type { RunningServer } from './serve.ts';
+export { runServerProcess } from './server-process.ts';
