@@ -10,29 +10,39 @@ const RELIABILITY = 'test/reliability/**';
 const POSTGRES_ONLY = '**/*.postgres.test.ts';
 
 /**
- * Not run again on PostgreSQL: tests that touch no database (parsers, formatting, crypto,
- * the portal's pure helpers), and tests that are about the SQLite file itself (its bytes on
- * disk, a server wired to DATA_DIR). New tests run on both engines unless listed here.
+ * Unit tests: they start no server, open no database, spawn no process and use no network
+ * (parsers, formatting, crypto, the portal's pure helpers). They run once, in project `unit`;
+ * `npm run test:unit` runs them with the portal's page tests (project `portal`). A new test
+ * file belongs here when it imports nothing from test/support/ but tamper.ts and starts nothing.
  */
-const SQLITE_OR_NO_DATABASE = [
+const UNIT = [
   'apps/api/src/graphql/document-cache.test.ts',
   'apps/api/src/graphql/fast-path/execution-plan.test.ts',
   'apps/api/src/graphql/format-error.test.ts',
-  'apps/api/src/http/read-body.test.ts',
+  'apps/auth/src/authorization/consent/mixed-script.test.ts',
   'apps/auth/src/http/html.test.ts',
   'apps/bff/src/oidc/return-to.test.ts',
   'apps/bff/src/session/token-sealing.test.ts',
-  'apps/portal/src/**',
-  'packages/core/src/users/password.test.ts',
+  'apps/bff/src/spa/page-preloads.test.ts',
+  'apps/portal/src/**/*.test.ts',
+  'packages/config/src/local-secrets.test.ts',
   'packages/core/src/text.test.ts',
   'packages/core/src/users/password-patterns.test.ts',
-  'apps/auth/src/authorization/consent/mixed-script.test.ts',
-  'packages/credentials/src/**',
+  'packages/core/src/users/password-policy.test.ts',
+  'packages/core/src/users/password.test.ts',
+  'packages/credentials/src/**/*.test.ts',
+  'packages/http/src/**/*.test.ts',
+  'test/support/tamper.test.ts',
+];
+
+/**
+ * Not run again on PostgreSQL: tests that touch no database engine but need more than a unit
+ * test (a server, a child process), and tests that are about the SQLite file itself (its bytes
+ * on disk, a server wired to DATA_DIR). New tests run on both engines unless listed here.
+ */
+const SQLITE_OR_NO_DATABASE = [
+  'apps/api/src/http/read-body.test.ts',
   'packages/db/src/database-unavailable.test.ts',
-  'packages/runtime/src/http/bearer-authorization.test.ts',
-  'packages/runtime/src/http/classify-error.test.ts',
-  'packages/runtime/src/http/middleware.test.ts',
-  'packages/runtime/src/http/trust-proxy.test.ts',
   // The CLI's dispatch and usage errors: refused before any database is opened.
   'apps/cli/src/main.test.ts',
   // The test harness's own helpers.
@@ -41,7 +51,7 @@ const SQLITE_OR_NO_DATABASE = [
   // the engine under it is not what it tests, and each file starts two systems.
   'test/interop/**',
   // Redis only (connectRedis against a real redis-server): no database.
-  'packages/runtime/src/redis.test.ts',
+  'packages/sessions/src/redis.test.ts',
   // startBffServer over openDatabase with an explicit DATA_DIR: SQLite whatever the project.
   'apps/bff/src/main.test.ts',
   // Makes the SQLite file read-only (PRAGMA query_only) to get a 503; the PostgreSQL outages
@@ -63,7 +73,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: INTEGRATION,
-          exclude: ['**/node_modules/**', 'e2e/**', RELIABILITY, POSTGRES_ONLY],
+          exclude: ['**/node_modules/**', 'e2e/**', RELIABILITY, POSTGRES_ONLY, ...UNIT],
           pool: 'forks',
           // Every suite uses its own SQLite file and servers on port 0, so files run in parallel.
           fileParallelism: true,
@@ -76,10 +86,18 @@ export default defineConfig({
           // (test/support/postgres.global-setup.ts), a fresh database per test system.
           name: 'node-pg',
           include: INTEGRATION,
-          exclude: ['**/node_modules/**', 'e2e/**', RELIABILITY, ...SQLITE_OR_NO_DATABASE],
+          exclude: ['**/node_modules/**', 'e2e/**', RELIABILITY, ...UNIT, ...SQLITE_OR_NO_DATABASE],
           globalSetup: ['test/support/postgres.global-setup.ts'],
           pool: 'forks',
           fileParallelism: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT,
+          exclude: ['**/node_modules/**'],
         },
       },
       {

@@ -2,8 +2,8 @@
 // on the API tokens page; Revoke access ends the app's access at once, and its next sign-in asks
 // for permission again.
 import type { Page } from '@playwright/test';
-import { createAccountFromSignIn, expectPortal, newAccount, signUpThroughPortal } from './support/accounts.ts';
-import { registerExampleApp } from './support/example-app.ts';
+import { createAccountFromSignIn, expectPortal } from './support/accounts.ts';
+import { exampleAppJourney } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
 import { openPage, row } from './support/portal.ts';
 
@@ -12,19 +12,7 @@ test('AA-09 approve the example app twice, see it once, Revoke access: its next 
   newContext,
   urls,
 }) => {
-  test.setTimeout(120_000);
-  const owner = newAccount('Olive Owner');
-  const user = newAccount('Uma User');
-  const clientName = 'Weather Widget';
-
-  await signUpThroughPortal(page, owner);
-  const app = await registerExampleApp(page, urls, clientName);
-  try {
-    const appUrl = app.url;
-    // The user's one browser: the example app and, later, the portal.
-    const browser = await (await newContext()).newPage();
-    const signedIn = () => expect(browser.getByText(`Signed in as ${user.name}`)).toBeVisible();
-
+  await exampleAppJourney(page, urls, newContext, async ({ owner, user, clientName, appUrl, browser, signedIn }) => {
     await test.step('sign in to the app (Allow), then again with prompt=consent (Allow): two sign-ins', async () => {
       await browser.goto(appUrl);
       await browser.getByRole('link', { name: 'Sign in with Latchkey' }).click();
@@ -79,9 +67,7 @@ test('AA-09 approve the example app twice, see it once, Revoke access: its next 
       await browser.goto(`${appUrl}/login`);
       await expectConsent(browser, clientName);
     });
-  } finally {
-    await app.stop();
-  }
+  });
 });
 
 async function expectConsent(page: Page, clientName: string): Promise<void> {

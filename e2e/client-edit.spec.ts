@@ -3,7 +3,7 @@
 // app shows on the consent page, as text whatever it contains.
 import type { Page } from '@playwright/test';
 import { createAccountFromSignIn, newAccount, signUpThroughPortal } from './support/accounts.ts';
-import { startExampleApp } from './support/example-app.ts';
+import { startExampleAppFor } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
 import { closeDialog, createClient, openPage } from './support/portal.ts';
 import { reservedPort } from './support/system-env.ts';
@@ -46,13 +46,7 @@ test('CE-14 a typo in the redirect URL is fixed on the client’s page, and the 
   await signUpThroughPortal(page, developer);
   const client = await createClient(page, clientName, `http://localhost:${port}/callbak`);
   await closeDialog(page);
-  const app = await startExampleApp({
-    issuer: urls.authUrl,
-    apiUrl: urls.apiUrl,
-    clientId: client.clientId,
-    clientSecret: client.clientSecret,
-    port,
-  });
+  const app = await startExampleAppFor(urls, client, port);
   try {
     const browser = await (await newContext()).newPage();
 
@@ -118,13 +112,7 @@ test('CE-09 CE-11 the consent page shows the homepage, description and policy li
   expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
   await expect(page.locator('main img')).toHaveCount(0);
 
-  const app = await startExampleApp({
-    issuer: urls.authUrl,
-    apiUrl: urls.apiUrl,
-    clientId: client.clientId,
-    clientSecret: client.clientSecret,
-    port,
-  });
+  const app = await startExampleAppFor(urls, client, port);
   try {
     const browser = await (await newContext()).newPage();
     await browser.goto(app.url);

@@ -2,14 +2,8 @@
 // client registered through the portal. It also proves CJ-04: the redirect that follows the
 // consent form's POST reaches the client's registered origin in Chromium.
 import type { Page } from '@playwright/test';
-import {
-  expectSignInPage,
-  newAccount,
-  signInWith,
-  signUpThroughPortal,
-  createAccountFromSignIn,
-} from './support/accounts.ts';
-import { registerExampleApp } from './support/example-app.ts';
+import { expectSignInPage, signInWith, createAccountFromSignIn } from './support/accounts.ts';
+import { exampleAppJourney } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
 import { revoke } from './support/portal.ts';
 
@@ -18,17 +12,7 @@ test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and 
   newContext,
   urls,
 }) => {
-  test.setTimeout(120_000);
-  const owner = newAccount('Olive Owner');
-  const user = newAccount('Uma User');
-  const clientName = 'Weather Widget';
-
-  await signUpThroughPortal(page, owner);
-  const app = await registerExampleApp(page, urls, clientName);
-  try {
-    const appUrl = app.url;
-    const browser = await (await newContext()).newPage();
-    const signedIn = () => expect(browser.getByText(`Signed in as ${user.name}`)).toBeVisible();
+  await exampleAppJourney(page, urls, newContext, async ({ owner, user, clientName, appUrl, browser, signedIn }) => {
     const atCallback = () => expect(browser).toHaveURL((url) => url.origin === appUrl && url.pathname === '/callback');
 
     await test.step('first visit: sign-in page, Create account, consent names the client and its owner, Allow', async () => {
@@ -89,9 +73,7 @@ test('CJ-04 a third-party app signs a user in through consent; prompt, Deny and 
       await browser.goto(`${appUrl}/refresh`);
       await expect(browser.getByText('Refresh failed: invalid_client')).toBeVisible();
     });
-  } finally {
-    await app.stop();
-  }
+  });
 });
 
 async function expectConsent(page: Page, clientName: string, ownerName: string): Promise<void> {

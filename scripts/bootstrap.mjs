@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point of every `npm <script>`. It must run on the machine's Node (>= 20), so it is
-// plain JavaScript with no dependencies. It makes sure Node 24 and pnpm exist (project-locally
+// plain JavaScript with no dependencies. It makes sure Node 24 and pnpm (DD-10) exist (project-locally
 // under .tools/ when the machine lacks them), installs the workspace's dependencies when the
 // lockfile changed, then runs the real command with Node 24. Everything it prints goes to
 // stderr so that `npm run --silent cli -- ...` keeps stdout for JSON.
@@ -87,6 +87,8 @@ ensureDependencies(node, pnpm, env);
 const entries = {
   start: [node, ['scripts/start.ts', ...args]],
   test: [node, ['scripts/test.ts', ...args]],
+  // The tests that need no server and no database engine (vitest.config.ts, UNIT) and the portal's page tests.
+  'test:unit': [node, [pnpm, 'exec', 'vitest', 'run', '--project', 'unit', '--project', 'portal', ...args]],
   cli: [node, ['apps/cli/src/main.ts', ...args]],
   bench: [node, ['bench/run.ts', ...args]],
   dev: [node, ['scripts/dev.ts', ...args]],

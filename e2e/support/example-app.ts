@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { newAccount, signUpThroughPortal, type Account } from './accounts.ts';
 import { closeDialog, createClient } from './portal.ts';
 import { reservedPort, type SystemUrls } from './system-env.ts';
 
@@ -72,6 +73,15 @@ export async function registerExampleApp(page: Page, urls: SystemUrls, clientNam
   const port = await reservedPort();
   const client = await createClient(page, clientName, `http://localhost:${port}/callback`);
   await closeDialog(page);
+  return startExampleAppFor(urls, client, port);
+}
+
+/** The example app on `port` with a registered client's credentials, against this system. */
+export function startExampleAppFor(
+  urls: SystemUrls,
+  client: { clientId: string; clientSecret: string },
+  port: number,
+): Promise<ExampleApp> {
   return startExampleApp({
     issuer: urls.authUrl,
     apiUrl: urls.apiUrl,
@@ -79,4 +89,44 @@ export async function registerExampleApp(page: Page, urls: SystemUrls, clientNam
     clientSecret: client.clientSecret,
     port,
   });
+}
+
+export interface ExampleAppJourney {
+  /** The name the app is registered under. */
+  clientName: string;
+  /** Signed up in the portal; registered the app. */
+  owner: Account;
+  /** No account yet. */
+  user: Account;
+  appUrl: string;
+  /** The user's one browser: the example app and, later, the portal. */
+  browser: Page;
+  /** Waits for the app's page to greet the user. */
+  signedIn(): Promise<void>;
+}
+
+/**
+ * How the journeys of a user through the example app begin (two minutes at most): Olive Owner
+ * signs up in `page` and registers the app as Weather Widget; Uma User gets a browser of their
+ * own. The app stops after `run`.
+ */
+export async function exampleAppJourney(
+  page: Page,
+  urls: SystemUrls,
+  newContext: () => Promise<BrowserContext>,
+  run: (journey: ExampleAppJourney) => Promise<void>,
+): Promise<void> {
+  test.setTimeout(120_000);
+  const clientName = 'Weather Widget';
+  const owner = newAccount('Olive Owner');
+  const user = newAccount('Uma User');
+  await signUpThroughPortal(page, owner);
+  const app = await registerExampleApp(page, urls, clientName);
+  try {
+    const browser = await (await newContext()).newPage();
+    const signedIn = () => expect(browser.getByText(`Signed in as ${user.name}`)).toBeVisible();
+    await run({ clientName, owner, user, appUrl: app.url, browser, signedIn });
+  } finally {
+    await app.stop();
+  }
 }

@@ -8,7 +8,7 @@ import type { Account } from '@auth/core/types';
 import type { OAuthConfig, Provider } from '@auth/core/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar } from '../support/browserless-flow.ts';
-import { EXPIRES_IN_MODES, startInteropSystem, type InteropSystem } from './interop-support.ts';
+import { EXPIRES_IN_MODES, latchkeyOAuthProvider, startInteropSystem, type InteropSystem } from './interop-support.ts';
 
 /** The application's origin. Auth() is called directly, so nothing listens there. */
 const APP = 'http://127.0.0.1:3000';
@@ -24,23 +24,8 @@ function latchkeyProvider(
   clientId: string,
   clientSecret: string,
 ): OAuthConfig<{ sub: string; name: string; email: string }> {
-  return {
-    id: 'latchkey',
-    name: 'Latchkey',
-    type: 'oauth',
-    // Checked against the RFC 9207 `iss` on the callback (without it Auth.js compares with
-    // "https://authjs.dev" and refuses the sign-in).
-    issuer: authUrl,
-    // Auth.js discovers only /.well-known/openid-configuration (OpenID Connect), not the
-    // RFC 8414 document this server publishes, so the endpoints are given. The token URL alone
-    // is not enough: without a userinfo URL Auth.js throws "No userinfo endpoint configured".
-    authorization: `${authUrl}/oauth/authorize`,
-    token: `${authUrl}/oauth/token`,
-    userinfo: `${authUrl}/oauth/userinfo`,
-    clientId,
-    clientSecret,
-    checks: ['pkce', 'state'],
-  };
+  // Without `issuer` Auth.js compares the callback's `iss` with "https://authjs.dev" and refuses the sign-in.
+  return latchkeyOAuthProvider(authUrl, clientId, clientSecret);
 }
 
 /** A browser talking to the Auth.js app: one cookie jar, every redirect visible. */

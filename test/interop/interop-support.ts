@@ -10,6 +10,27 @@ export const EXPIRES_IN_MODES = [
   { name: 'expires_in as a number', env: { EXPIRES_IN_AS_NUMBER: 'true' } },
 ] as const;
 
+/**
+ * The provider settings docs/integrating.md gives both Auth.js and next-auth: the endpoints by
+ * URL, since neither reads the RFC 8414 document this server publishes (they discover only
+ * /.well-known/openid-configuration), and without a userinfo URL Auth.js throws "No userinfo
+ * endpoint configured". `issuer` is checked against the RFC 9207 `iss` on the callback.
+ */
+export function latchkeyOAuthProvider(authUrl: string, clientId: string, clientSecret: string) {
+  return {
+    id: 'latchkey',
+    name: 'Latchkey',
+    type: 'oauth' as const,
+    issuer: authUrl,
+    authorization: `${authUrl}/oauth/authorize`,
+    token: `${authUrl}/oauth/token`,
+    userinfo: `${authUrl}/oauth/userinfo`,
+    clientId,
+    clientSecret,
+    checks: ['pkce', 'state'] as Array<'pkce' | 'state'>,
+  };
+}
+
 export interface InteropSystem {
   system: TestSystem;
   user: Awaited<ReturnType<typeof makeUser>>;

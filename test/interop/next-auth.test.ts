@@ -11,7 +11,7 @@ import express from 'express';
 import type { AuthOptions } from 'next-auth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CookieJar } from '../support/browserless-flow.ts';
-import { EXPIRES_IN_MODES, startInteropSystem, type InteropSystem } from './interop-support.ts';
+import { EXPIRES_IN_MODES, latchkeyOAuthProvider, startInteropSystem, type InteropSystem } from './interop-support.ts';
 
 /** next-auth 4 is CommonJS (`exports.default`): required as Next.js's bundler would load it. */
 const NextAuth = (
@@ -23,16 +23,8 @@ const NextAuth = (
 /** The provider of docs/integrating.md for next-auth 4. */
 function latchkeyProvider(authUrl: string, clientId: string, clientSecret: string): AuthOptions['providers'][number] {
   return {
-    id: 'latchkey',
-    name: 'Latchkey',
-    type: 'oauth',
-    issuer: authUrl, // openid-client 5 checks the callback's iss against it
-    authorization: `${authUrl}/oauth/authorize`,
-    token: `${authUrl}/oauth/token`,
-    userinfo: `${authUrl}/oauth/userinfo`,
-    clientId,
-    clientSecret,
-    checks: ['pkce', 'state'],
+    // openid-client 5 checks the callback's iss against `issuer`.
+    ...latchkeyOAuthProvider(authUrl, clientId, clientSecret),
     profile: (profile: { sub: string; name: string; email: string }) => ({
       id: profile.sub,
       name: profile.name,

@@ -15,6 +15,7 @@ import {
   type Client,
 } from '@latchkey/core';
 import { migrateToLatest, type Db } from '@latchkey/db';
+import { partialGrants, rowsPerGrant } from '../support/grant-rows.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { refusesConnections, slowPost } from './support/in-flight.ts';
 import { reservedPorts } from '../support/loopback.ts';
@@ -256,25 +257,10 @@ describe('R-13 graceful shutdown of real server processes', () => {
 
     // No half-written grant: every code consumed has one access and one refresh token, every
     // other none; and exactly the exchanges a client received were consumed.
-    const db = fixtures.db;
-    const clientId = fixtures.client.id;
-    const [codeRows, accessRows, refreshRows] = await Promise.all([
-      db
-        .selectFrom('authorization_codes')
-        .select(['grant_id', 'consumed_at'])
-        .where('client_id', '=', clientId)
-        .execute(),
-      db.selectFrom('access_tokens').select('grant_id').where('client_id', '=', clientId).execute(),
-      db.selectFrom('refresh_tokens').select('grant_id').where('client_id', '=', clientId).execute(),
-    ]);
-    const count = (rows: Array<{ grant_id: string | null }>, grant: string) =>
-      rows.filter((r) => r.grant_id === grant).length;
-    const partial = codeRows.filter((c) => {
-      const pair = [count(accessRows, c.grant_id), count(refreshRows, c.grant_id)];
-      return c.consumed_at === null ? pair[0] !== 0 || pair[1] !== 0 : pair[0] !== 1 || pair[1] !== 1;
-    });
-    expect(partial).toEqual([]);
+    // Each code is issued with its grant, one to one.
+    const grants = await rowsPerGrant(fixtures.db, fixtures.client.id);
+    expect(partialGrants(grants)).toEqual([]);
     const exchanged = answeredOutcomes.filter((o) => o.kind === 'token').length + 1; // + the held one
-    expect(codeRows.filter((c) => c.consumed_at !== null)).toHaveLength(exchanged);
+    expect(grants.filter((g) => g.consumed)).toHaveLength(exchanged);
   });
 });

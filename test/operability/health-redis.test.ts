@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@latchkey/config';
-import { connectRedis } from '@latchkey/runtime';
+import { connectRedis } from '@latchkey/sessions';
 import { startSystem, type TestSystem } from '../support/system.ts';
 import { startRedisServer, type RedisServer } from '../support/redis.ts';
 import { captureLogs, startStandalone } from './support/standalone-servers.ts';

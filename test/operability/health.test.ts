@@ -4,30 +4,25 @@
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '@latchkey/config';
-import { createDatabase, databaseOptionsFor, migrateToLatest, sqlitePathFor, type Db } from '@latchkey/db';
+import { createDatabase, databaseOptionsFor, migrateToLatest, sqlitePathFor } from '@latchkey/db';
 import { countAllRows, makeUser } from '../support/fixtures.ts';
-import { PortalBrowser, startPortalSystem, type PortalSystem } from '../support/portal-system.ts';
-import { createTestDatabase, testEngine, type TestDatabase } from '../support/test-database.ts';
+import { PortalBrowser, usePortalSystem } from '../support/portal-system.ts';
+import { perFile } from '../support/per-file.ts';
+import { testEngine } from '../support/test-database.ts';
 import {
   captureLogs,
   SERVER_NAMES,
   startStandalone,
-  type Listening,
+  useServersOnEmptyDatabase,
   type ServerName,
 } from './support/standalone-servers.ts';
 
-let system: PortalSystem;
-let urls: Record<ServerName, string>;
-
-beforeAll(async () => {
-  system = await startPortalSystem();
-  urls = { auth: system.authUrl, api: system.apiUrl, bff: system.portalUrl };
-});
-afterAll(async () => {
-  await system?.close();
-});
+const system = usePortalSystem();
+const { urls } = perFile(async () => ({
+  urls: { auth: system.authUrl, api: system.apiUrl, bff: system.portalUrl } as Record<ServerName, string>,
+}));
 
 function countSessions(): Promise<number> {
   return countAllRows(system, 'sessions');
@@ -80,33 +75,8 @@ describe('GET /healthz and /readyz on every server', () => {
 });
 
 describe('/readyz when the database is broken: 503 with Retry-After, /healthz still 200', () => {
-  let dataDir: string;
-  let empty: TestDatabase;
-  let emptyDb: Db;
-  const servers: Partial<Record<ServerName, Listening>> = {};
   const logs = captureLogs();
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'latchkey-ready-'));
-    // A database that answers but has no schema: every real query fails, as with a database
-    // that was wiped or replaced.
-    empty = await createTestDatabase(dataDir, { migrated: false });
-    emptyDb = empty.open();
-    for (const name of SERVER_NAMES) {
-      servers[name] = await startStandalone(name, {
-        config: system.config,
-        db: emptyDb,
-        clock: system.clock,
-        logger: logs.logger,
-      });
-    }
-  });
-  afterAll(async () => {
-    for (const server of Object.values(servers)) await server?.close();
-    await emptyDb?.destroy();
-    await empty?.dispose();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const servers = useServersOnEmptyDatabase(system, logs);
 
   it.each(SERVER_NAMES)('%s: /readyz 503 names the database, /healthz 200', async (name) => {
     const ready = await fetch(`${servers[name]!.url}/readyz`);

@@ -1,35 +1,19 @@
 // Request ids (issue 4): every request on every server gets one (a valid incoming X-Request-Id
 // is kept, anything else replaced), it comes back as X-Request-Id, and the request's log line
 // and every error logged while answering it carry it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateToken, TokenPrefix } from '@latchkey/credentials';
-import type { Db } from '@latchkey/db';
 import { makeClient, makeUser } from '../support/fixtures.ts';
-import { PortalBrowser, startPortalSystem, type PortalSystem } from '../support/portal-system.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import {
-  captureLogs,
-  SERVER_NAMES,
-  startStandalone,
-  type Listening,
-  type ServerName,
-} from './support/standalone-servers.ts';
+import { PortalBrowser, usePortalSystem } from '../support/portal-system.ts';
+import { perFile } from '../support/per-file.ts';
+import { captureLogs, SERVER_NAMES, useServersOnEmptyDatabase, type ServerName } from './support/standalone-servers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-let system: PortalSystem;
-let urls: Record<ServerName, string>;
-
-beforeAll(async () => {
-  system = await startPortalSystem();
-  urls = { auth: system.authUrl, api: system.apiUrl, bff: system.portalUrl };
-});
-afterAll(async () => {
-  await system?.close();
-});
+const system = usePortalSystem();
+const { urls } = perFile(async () => ({
+  urls: { auth: system.authUrl, api: system.apiUrl, bff: system.portalUrl } as Record<ServerName, string>,
+}));
 
 type LogRecord = Record<string, unknown>;
 
@@ -130,32 +114,8 @@ describe('X-Request-Id on every server', () => {
 });
 
 describe('error logs name the request they belong to', () => {
-  let dataDir: string;
-  let empty: TestDatabase;
-  let emptyDb: Db;
   const logs = captureLogs();
-  const servers: Partial<Record<ServerName, Listening>> = {};
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'latchkey-reqid-'));
-    // No schema: every query fails inside the driver, as with a broken database.
-    empty = await createTestDatabase(dataDir, { migrated: false });
-    emptyDb = empty.open();
-    for (const name of SERVER_NAMES) {
-      servers[name] = await startStandalone(name, {
-        config: system.config,
-        db: emptyDb,
-        clock: system.clock,
-        logger: logs.logger,
-      });
-    }
-  });
-  afterAll(async () => {
-    for (const server of Object.values(servers)) await server?.close();
-    await emptyDb?.destroy();
-    await empty?.dispose();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const servers = useServersOnEmptyDatabase(system, logs);
 
   /** Every error-level line logged while answering `id` carries it; returns them. */
   async function errorLinesOf(id: string): Promise<LogRecord[]> {

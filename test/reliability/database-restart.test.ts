@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useCluster } from './support/cluster-suite.ts';
 import { DATABASE_TIMEOUT_MS, RECOVERY_GOAL_MS, runUntilRecovered, sleep } from './support/database-outage.ts';
-import { partialGrants, rowsPerGrant } from './support/grant-rows.ts';
+import { partialGrants, rowsPerGrant } from '../support/grant-rows.ts';
 import { startLoad } from './support/load-generator.ts';
 import { describeSamples, reportFigures, watchEventLoop } from './support/outcome-counters.ts';
 import { crashReport, isUnavailable, recoveryAfter, residentMemoryMiB } from './support/outage-judgement.ts';

@@ -18,7 +18,7 @@ import {
   refreshBody,
 } from './support/cluster-fixtures.ts';
 import { useCluster } from './support/cluster-suite.ts';
-import { rowsPerGrant } from './support/grant-rows.ts';
+import { rowsPerGrant } from '../support/grant-rows.ts';
 import { send, type HttpCall, type Sample } from './support/load-generator.ts';
 import { countOutcomes, describeSamples, latencyOf, reportFigures } from './support/outcome-counters.ts';
 import { crashReport } from './support/outage-judgement.ts';

@@ -2,11 +2,15 @@
 // without driving the pages.
 import { createClient, createPersonalAccessToken, createUser, issueAuthorizationCode, s256, type Client, type User } from '@latchkey/core';
 import { randomBytes } from 'node:crypto';
+import { perFile } from './per-file.ts';
 import type { TestSystem } from './system.ts';
 
 let counter = 0;
 
-export async function makeUser(system: TestSystem, name = 'Ada Lovelace'): Promise<User & { password: string }> {
+/** A user as makeUser returns it: with the password, to sign in through the pages. */
+export type TestUser = User & { password: string };
+
+export async function makeUser(system: TestSystem, name = 'Ada Lovelace'): Promise<TestUser> {
   counter += 1;
   const password = `pw-${randomBytes(9).toString('base64url')}`;
   const user = await createUser(system.db, system.clock, {
@@ -15,6 +19,18 @@ export async function makeUser(system: TestSystem, name = 'Ada Lovelace'): Promi
     name,
   });
   return { ...user, password };
+}
+
+/**
+ * Users of the file's system by role, made one after the other before its first test
+ * (per-file.ts): `const { user, owner } = useUsers(system, { user: 'Ada Lovelace', owner: 'Olivia Owner' })`.
+ */
+export function useUsers<K extends string>(system: TestSystem, names: Record<K, string>): Record<K, TestUser> {
+  return perFile(async () => {
+    const users = {} as Record<K, TestUser>;
+    for (const [role, name] of Object.entries(names) as [K, string][]) users[role] = await makeUser(system, name);
+    return users;
+  });
 }
 
 export async function makeClient(
@@ -64,6 +80,17 @@ export async function makeCode(
     codeChallenge: options.codeChallenge ?? null,
   });
 }
+
+/** return_to values that would leave the site (OR-01): after sign-in each must end at `/`. */
+export const OFF_SITE_RETURN_PATHS = [
+  'https://evil.example',
+  '//evil.example',
+  '/\\evil.example',
+  'https:evil.example',
+  'javascript:alert(1)',
+  '%2F%2Fevil.example',
+  '/.//evil.example',
+];
 
 /** How many rows a table holds: what a request stored, or did not (sessions, users). */
 export async function countAllRows(system: TestSystem, table: 'sessions' | 'users'): Promise<number> {

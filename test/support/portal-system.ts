@@ -18,6 +18,8 @@ import {
   type PageResult,
 } from './browserless-flow.ts';
 import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
+import { makeUser, type TestUser } from './fixtures.ts';
+import { perFile } from './per-file.ts';
 import { startSystem, type TestSystem } from './system.ts';
 
 /** One request the BFF made to the authorization server or the API. */
@@ -109,6 +111,33 @@ export async function startPortalSystem(
       await system.close();
     },
   };
+}
+
+/** The portal system of one test file (per-file.ts): started before its first test, closed after its last. */
+export function usePortalSystem(env: Record<string, string> = {}, options: PortalSystemOptions = {}): PortalSystem {
+  return perFile(
+    async () => ({ system: await startPortalSystem(env, options) }),
+    ({ system }) => system.close(),
+  ).system;
+}
+
+/** A user of the file's system and a browser signed in as them, made before its first test (per-file.ts). */
+export function useSignedInBrowser(system: PortalSystem, name: string): { user: TestUser; browser: PortalBrowser } {
+  return perFile(async () => {
+    const user = await makeUser(system, name);
+    const browser = new PortalBrowser(system);
+    await browser.signIn(user);
+    return { user, browser };
+  });
+}
+
+/** The stored session a portal cookie names (`lk_portal_sid`'s value), if the store still holds it. */
+export async function storedSession(system: PortalSystem, cookieValue: string): Promise<{ sid: string } | undefined> {
+  return system.db
+    .selectFrom('sessions')
+    .select('sid')
+    .where('sid', '=', `portal:${sessionIdOf(cookieValue)}`)
+    .executeTakeFirst();
 }
 
 export interface SecondBff {

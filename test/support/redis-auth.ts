@@ -2,7 +2,7 @@
 // one Redis (REDIS_URL), as several processes behind a load balancer would be. The system's
 // own authorization server (startSystem) stays as it is; the instances are extra ones.
 import { createServer, type Server } from 'node:http';
-import { connectRedis, type RedisClient } from '@latchkey/runtime';
+import { connectRedis, type RedisClient } from '@latchkey/sessions';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
 import { startSystem, type TestSystem } from './system.ts';

@@ -4,7 +4,7 @@
 // `view`, whose address can be switched from one instance to another between requests.
 import { createServer } from 'node:http';
 import type { Logger } from '@latchkey/logging';
-import { connectRedis, type RedisClient } from '@latchkey/runtime';
+import { connectRedis, type RedisClient } from '@latchkey/sessions';
 import { createBffApp } from '../../apps/bff/src/app.ts';
 import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
 import { countingFetch, type PortalSystem, type UpstreamCall } from './portal-system.ts';

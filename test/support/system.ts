@@ -12,6 +12,7 @@ import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@l
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { createApiApp } from '../../apps/api/src/app.ts';
 import { FaultInjector } from './faults.ts';
+import { perFile } from './per-file.ts';
 import { captureLogger, closeServer, listenOnLoopback } from './loopback.ts';
 import { createTestDatabase, type Engine } from './test-database.ts';
 
@@ -106,4 +107,12 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The system of one test file (per-file.ts): started before its first test, closed after its last. */
+export function useSystem(env: Record<string, string> = {}): TestSystem {
+  return perFile(
+    async () => ({ system: await startSystem(env) }),
+    ({ system }) => system.close(),
+  ).system;
 }

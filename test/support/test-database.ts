@@ -1,8 +1,12 @@
 // The database a test runs on. In the `node` project: a SQLite file in the test's folder.
 // In `node-pg`: a fresh database in the PostgreSQL cluster that the project's global setup
 // (postgres.global-setup.ts) started for the whole run, copied from a migrated template.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
-import { createDatabase, type DatabaseOptions, type Db, sqlitePathFor } from '@latchkey/db';
+import { createDatabase, migrateToLatest, type DatabaseOptions, type Db, sqlitePathFor } from '@latchkey/db';
+import { perFile } from './per-file.ts';
 import { borrowDatabaseAt, createDatabaseAt, recycleDatabaseAt } from './postgres-databases.ts';
 
 declare module 'vitest' {
@@ -76,4 +80,31 @@ export async function createTestDatabase(dataDir: string, { migrated = true } = 
     open: () => createDatabase(options),
     dispose: () => recycleDatabaseAt(url),
   };
+}
+
+/**
+ * A migrated database of one test file, without servers (per-file.ts): made before its first
+ * test, closed and given back after its last.
+ */
+export function useTestDatabase(): Db {
+  const dir = { path: '' };
+  let database: TestDatabase | undefined;
+  const dispose = async (db?: Db): Promise<void> => {
+    await db?.destroy();
+    await database?.dispose();
+    rmSync(dir.path, { recursive: true, force: true });
+  };
+  return perFile(
+    async () => {
+      dir.path = mkdtempSync(join(tmpdir(), 'latchkey-db-'));
+      database = await createTestDatabase(dir.path);
+      const db = database.open();
+      await migrateToLatest(db).catch(async (error: unknown) => {
+        await dispose(db);
+        throw error;
+      });
+      return { db };
+    },
+    ({ db }) => dispose(db),
+  ).db;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@latchkey/config';
 import { ManualClock } from '@latchkey/core';
-import { openDatabase } from '@latchkey/runtime';
+import { openDatabase } from '@latchkey/process';
 import type { Db } from '@latchkey/db';
 import { captureLogger } from '#test/support/loopback.ts';
 import { startBffServer } from './main.ts';

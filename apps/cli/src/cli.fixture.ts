@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { createDatabase, sqlitePathFor, type Db } from '@latchkey/db';
+import { perFile } from '#test/support/per-file.ts';
 import { withDatabase } from '#test/support/postgres-databases.ts';
 import { testPostgresBin, testPostgresUrl } from '#test/support/test-database.ts';
 
@@ -151,6 +152,21 @@ export async function seedUsers(sandbox: CliSandbox): Promise<void> {
   expectSuccess(
     await sandbox.run(['user', 'create', '--email', OTHER, '--password', 'battery staple lagoon', '--name', 'Otto Other']),
   );
+}
+
+/** The sandbox of one test file, with the two users (seedUsers): made before its first test, removed after its last. */
+export function useSeededSandbox(): CliSandbox {
+  return perFile(
+    async () => {
+      const sandbox = createSandbox();
+      await seedUsers(sandbox).catch((error: unknown) => {
+        sandbox.remove();
+        throw error;
+      });
+      return { sandbox };
+    },
+    ({ sandbox }) => sandbox.remove(),
+  ).sandbox;
 }
 
 /** A failure: the given status, nothing on stdout, one line on stderr, no stack trace. */

@@ -2,32 +2,14 @@
 // checked for the same answers on both engines: this file runs in the `node` project on
 // SQLite and in `node-pg` on PostgreSQL. Differences the domain would otherwise trip over:
 // BIGINT as numbers, affected-row counts, upserts, counts, ordering and text comparison.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngine, type TestDatabase } from '#test/support/test-database.ts';
-import type { Db } from './database.ts';
+import { describe, expect, it } from 'vitest';
+import { testEngine, useTestDatabase } from '#test/support/test-database.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { migrateToLatest } from './migrate.ts';
 
-let dir: string;
-let database: TestDatabase;
-let db: Db;
+const db = useTestDatabase();
 /** Past 2^31 and 2^32 ms, far in the future: a BIGINT that must come back exact. */
 const T = Date.UTC(2300, 0, 1, 12, 0, 0, 123);
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'latchkey-parity-'));
-  database = await createTestDatabase(dir);
-  db = database.open();
-  await migrateToLatest(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 let serial = 0;
 async function user(email = `u${(serial += 1)}@example.test`, id = `usr_${serial}_${email}`) {

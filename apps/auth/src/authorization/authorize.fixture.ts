@@ -1,13 +1,32 @@
 // Shared setup and assertions for the authorization endpoint's and the pages' tests.
 import { expect } from 'vitest';
+import type { Client } from '@latchkey/core';
 import type { PageResult } from '#test/support/browserless-flow.ts';
 import {
+  authorizeViaPages,
   parseAuthorizationRedirect,
   type AuthorizationResponse,
+  type CookieJar,
 } from '#test/support/browserless-flow.ts';
+import { makeClient, makeUser, type TestUser } from '#test/support/fixtures.ts';
+import { perFile } from '#test/support/per-file.ts';
 import type { TestSystem } from '#test/support/system.ts';
 
 export const REDIRECT_URI = 'https://client.example/cb';
+
+/**
+ * A user, their client at REDIRECT_URI, and a browser signed in as them that has consented to
+ * it, made before the file's first test (per-file.ts): a request that passes every check gets a
+ * code at once.
+ */
+export function useConsentedBrowser(system: TestSystem): { user: TestUser; client: Client; jar: CookieJar } {
+  return perFile(async () => {
+    const user = await makeUser(system);
+    const { client } = await makeClient(system, user, { redirectUri: REDIRECT_URI });
+    const { jar } = await authorizeViaPages(system, { user, clientId: client.id, redirectUri: REDIRECT_URI });
+    return { user, client, jar };
+  });
+}
 
 /** Authorization codes in the database: the side effect every negative test checks. */
 export async function countCodes(system: TestSystem): Promise<number> {

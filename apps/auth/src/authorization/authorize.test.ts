@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeClient, type Client } from '@latchkey/core';
+import { describe, expect, it } from 'vitest';
+import { revokeClient } from '@latchkey/core';
 import {
   authorizeUrl,
   authorizeViaPages,
@@ -11,31 +11,20 @@ import {
   submitDecision,
   submitSignIn,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient } from '#test/support/fixtures.ts';
+import { useSystem } from '#test/support/system.ts';
 import {
   countCodes,
   expectErrorPage,
   expectErrorRedirect,
   expectPageSecurityHeaders,
   REDIRECT_URI,
+  useConsentedBrowser,
 } from './authorize.fixture.ts';
 
-let system: TestSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let client: Client;
-/** Signed in and consented to `client`: any request that passes every check gets a code at once. */
-let jar: CookieJar;
-
-beforeAll(async () => {
-  system = await startSystem();
-  user = await makeUser(system);
-  ({ client } = await makeClient(system, user, { redirectUri: REDIRECT_URI }));
-  jar = (await authorizeViaPages(system, { user, clientId: client.id, redirectUri: REDIRECT_URI })).jar;
-});
-afterAll(async () => {
-  await system?.close();
-});
+const system = useSystem();
+/** `jar` is signed in and consented to `client`: any request that passes every check gets a code at once. */
+const { user, client, jar } = useConsentedBrowser(system);
 
 const enc = encodeURIComponent;
 

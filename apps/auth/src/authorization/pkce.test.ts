@@ -1,39 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@latchkey/core';
+import { describe, expect, it } from 'vitest';
 import { digest } from '@latchkey/credentials';
-import {
-  authorizeViaPages,
-  CookieJar,
-  openAuthorize,
-  type AuthorizeRequest,
-} from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser, pkcePair } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { countCodes, expectErrorRedirect, REDIRECT_URI } from './authorize.fixture.ts';
+import { authorizeViaPages, openAuthorize, type AuthorizeRequest } from '#test/support/browserless-flow.ts';
+import { makeClient, pkcePair } from '#test/support/fixtures.ts';
+import { perFile } from '#test/support/per-file.ts';
+import { useSystem } from '#test/support/system.ts';
+import { countCodes, expectErrorRedirect, REDIRECT_URI, useConsentedBrowser } from './authorize.fixture.ts';
 
-let system: TestSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let client: Client;
-let pkceClient: Client;
-/** Signed in with prior consent to both clients: without the PKCE check each request would get a code. */
-let jar: CookieJar;
-
-beforeAll(async () => {
-  system = await startSystem();
-  user = await makeUser(system);
-  ({ client } = await makeClient(system, user, { redirectUri: REDIRECT_URI }));
-  ({ client: pkceClient } = await makeClient(system, user, { redirectUri: REDIRECT_URI, requirePkce: true }));
-  jar = (await authorizeViaPages(system, { user, clientId: client.id, redirectUri: REDIRECT_URI })).jar;
+const system = useSystem();
+/** `jar` has prior consent to both clients: without the PKCE check each request would get a code. */
+const { user, client, jar } = useConsentedBrowser(system);
+const { pkceClient } = perFile(async () => {
+  const { client: pkceClient } = await makeClient(system, user, { redirectUri: REDIRECT_URI, requirePkce: true });
+  const challenge = pkcePair().challenge;
   await authorizeViaPages(system, {
     user,
     clientId: pkceClient.id,
     redirectUri: REDIRECT_URI,
-    codeChallenge: pkcePair().challenge,
+    codeChallenge: challenge,
     jar,
   });
-});
-afterAll(async () => {
-  await system?.close();
+  return { pkceClient };
 });
 
 async function expectPkceRejected(request: Omit<AuthorizeRequest, 'redirectUri' | 'state'>): Promise<void> {

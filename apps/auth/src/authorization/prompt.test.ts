@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deleteUser, hasConsented, type Client } from '@latchkey/core';
 import {
   authorizeViaPages,
@@ -11,21 +11,12 @@ import {
   submitDecision,
   submitSignIn,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser, pkcePair } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, makeUser, pkcePair, useUsers } from '#test/support/fixtures.ts';
+import { useSystem } from '#test/support/system.ts';
 import { countCodes, expectPageSecurityHeaders, REDIRECT_URI } from './authorize.fixture.ts';
 
-let system: TestSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let owner: Awaited<ReturnType<typeof makeUser>>;
-
-beforeAll(async () => {
-  system = await startSystem();
-  [user, owner] = await Promise.all([makeUser(system, 'Ada Lovelace'), makeUser(system, 'Client Owner')]);
-});
-afterAll(async () => {
-  await system?.close();
-});
+const system = useSystem();
+const { user, owner } = useUsers(system, { user: 'Ada Lovelace', owner: 'Client Owner' });
 
 async function freshClient(): Promise<Client> {
   return (await makeClient(system, owner, { redirectUri: REDIRECT_URI })).client;

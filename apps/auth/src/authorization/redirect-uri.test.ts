@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, ValidationFailed, type Client } from '@latchkey/core';
+import { describe, expect, it } from 'vitest';
+import { createClient, ValidationFailed } from '@latchkey/core';
 import {
   authorizeViaPages,
   CookieJar,
@@ -8,27 +8,23 @@ import {
   openAuthorize,
   parseAuthorizationRedirect,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { countCodes, expectErrorPage, expectErrorRedirect, REDIRECT_URI } from './authorize.fixture.ts';
+import { makeClient } from '#test/support/fixtures.ts';
+import { perFile } from '#test/support/per-file.ts';
+import { useSystem } from '#test/support/system.ts';
+import {
+  countCodes,
+  expectErrorPage,
+  expectErrorRedirect,
+  REDIRECT_URI,
+  useConsentedBrowser,
+} from './authorize.fixture.ts';
 
-let system: TestSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let client: Client;
-let queryClient: Client;
-/** Signed in and already consented to `client`: a valid request would redirect at once. */
-let signedIn: CookieJar;
-
-beforeAll(async () => {
-  system = await startSystem();
-  user = await makeUser(system);
-  ({ client } = await makeClient(system, user, { redirectUri: REDIRECT_URI }));
-  ({ client: queryClient } = await makeClient(system, user, { redirectUri: 'https://client.example/cb?a=1' }));
-  signedIn = (await authorizeViaPages(system, { user, clientId: client.id, redirectUri: REDIRECT_URI })).jar;
-});
-afterAll(async () => {
-  await system?.close();
-});
+const system = useSystem();
+/** `signedIn` has already consented to `client`: a valid request would redirect at once. */
+const { user, client, jar: signedIn } = useConsentedBrowser(system);
+const { queryClient } = perFile(async () => ({
+  queryClient: (await makeClient(system, user, { redirectUri: 'https://client.example/cb?a=1' })).client,
+}));
 
 describe('RFC 9700 §2.1 redirect URI: exact string matching', () => {
   it('RU-01 the registered value, byte-identical: 303 to it with code and state', async () => {

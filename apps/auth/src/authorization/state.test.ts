@@ -1,30 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@latchkey/core';
-import {
-  authorizeViaPages,
-  CookieJar,
-  fetchPage,
-  openAuthorize,
-} from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { countCodes, expectErrorRedirect, REDIRECT_URI } from './authorize.fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { authorizeViaPages, CookieJar, fetchPage, openAuthorize } from '#test/support/browserless-flow.ts';
+import { useSystem } from '#test/support/system.ts';
+import { countCodes, expectErrorRedirect, REDIRECT_URI, useConsentedBrowser } from './authorize.fixture.ts';
 
-let system: TestSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let client: Client;
-let jar: CookieJar;
-
-beforeAll(async () => {
-  system = await startSystem();
-  user = await makeUser(system);
-  ({ client } = await makeClient(system, user, { redirectUri: REDIRECT_URI }));
-  jar = (await authorizeViaPages(system, { user, clientId: client.id, redirectUri: REDIRECT_URI })).jar;
-});
-afterAll(async () => {
-  await system?.close();
-});
+const system = useSystem();
+const { user, client, jar } = useConsentedBrowser(system);
 
 /**
  * 1,000 VSCHAR characters (%x20-7E): each of the 95 once, so a character mishandled fails every

@@ -12,7 +12,7 @@ import {
   expectErrorRedirect,
   REDIRECT_URI,
 } from '../authorization/authorize.fixture.ts';
-import { isDependencyFailure } from '@latchkey/runtime';
+import { isDependencyFailure } from '@latchkey/http';
 import { errorHandler, notFoundHandler } from './error-handler.ts';
 import { PageError } from './page-error.ts';
 import { securityHeaders } from './security-headers.ts';

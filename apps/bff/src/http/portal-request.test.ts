@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePat, makeUser } from '#test/support/fixtures.ts';
-import {
-  PortalBrowser,
-  startPortalSystem,
-  type PortalResponse,
-  type PortalSystem,
-} from '#test/support/portal-system.ts';
+import { describe, expect, it } from 'vitest';
+import { makePat } from '#test/support/fixtures.ts';
+import { usePortalSystem, useSignedInBrowser, type PortalResponse } from '#test/support/portal-system.ts';
 
-let system: PortalSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let browser: PortalBrowser;
-
-beforeAll(async () => {
-  system = await startPortalSystem();
-  user = await makeUser(system, 'Frances Allen');
-  browser = new PortalBrowser(system);
-  await browser.signIn(user);
-});
-afterAll(() => system?.close());
+const system = usePortalSystem();
+const { user, browser } = useSignedInBrowser(system, 'Frances Allen');
 
 const QUERY = { query: '{ profile { name } }' };
 

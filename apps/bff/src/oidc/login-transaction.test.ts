@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '#test/support/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { useUsers } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   setCookieLine,
-  startPortalSystem,
   startSecondBff,
+  usePortalSystem,
   type PortalResponse,
-  type PortalSystem,
 } from '#test/support/portal-system.ts';
 import { createTokenSealer } from '../session/token-sealing.ts';
 import { LOGIN_TRANSACTION_TTL_MS, loginTransactionSealer } from './login-transaction.ts';
 
-let system: PortalSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-
-beforeAll(async () => {
-  system = await startPortalSystem();
-  user = await makeUser(system, 'Ada Lovelace');
-});
-afterAll(() => system?.close());
+const system = usePortalSystem();
+const { user } = useUsers(system, { user: 'Ada Lovelace' });
 
 const STARTS = 300;
 

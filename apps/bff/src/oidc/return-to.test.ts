@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { safeReturnPath } from './return-to.ts';
 
 // The same-origin rules themselves (schemes, //host, backslashes, encodings, control
-// characters, length) are runtime's and tested there (packages/runtime/src/http/return-path.test.ts).
+// characters, length) are @latchkey/http's and tested there (packages/http/src/return-path.test.ts).
 // This is only what the BFF adds: never back to one of its own endpoints, and `/` otherwise.
 const ORIGIN = 'http://127.0.0.1:3000';
 

@@ -1,27 +1,17 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '#test/support/fixtures.ts';
 import { reservedPort } from '#test/support/loopback.ts';
 import {
   PortalBrowser,
-  startPortalSystem,
   startSecondBff,
-  type PortalSystem,
+  usePortalSystem,
+  useSignedInBrowser,
   type SecondBff,
 } from '#test/support/portal-system.ts';
 
-let system: PortalSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let browser: PortalBrowser;
-
-beforeAll(async () => {
-  system = await startPortalSystem();
-  user = await makeUser(system, 'Margaret Hamilton');
-  browser = new PortalBrowser(system);
-  await browser.signIn(user);
-});
-afterAll(() => system?.close());
+const system = usePortalSystem();
+const { user, browser } = useSignedInBrowser(system, 'Margaret Hamilton');
 
 async function graphqlWith(token: string): Promise<number> {
   const response = await fetch(`${system.apiUrl}/graphql`, {

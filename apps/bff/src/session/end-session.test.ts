@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchPage, findForm } from '#test/support/browserless-flow.ts';
-import { makeUser } from '#test/support/fixtures.ts';
+import { useUsers } from '#test/support/fixtures.ts';
 import { reservedPort } from '#test/support/loopback.ts';
-import { PortalBrowser, startPortalSystem, startSecondBff, type PortalSystem } from '#test/support/portal-system.ts';
+import { PortalBrowser, startSecondBff, usePortalSystem } from '#test/support/portal-system.ts';
 
 // Issue 14 (docs/sign-out.md): Sign out in the portal ends the authorization server's sign-in
 // too, so the next sign-in asks for the password instead of completing silently.
-let system: PortalSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-
-beforeAll(async () => {
-  system = await startPortalSystem();
-  user = await makeUser(system, 'Katherine Johnson');
-});
-afterAll(() => system?.close());
+const system = usePortalSystem();
+const { user } = useUsers(system, { user: 'Katherine Johnson' });
 
 /** Where /bff/login leads this browser at the authorization server: its sign-in page, or straight back. */
 async function nextSignIn(browser: PortalBrowser) {

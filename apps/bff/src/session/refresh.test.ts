@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { digest } from '@latchkey/credentials';
-import { makeUser } from '#test/support/fixtures.ts';
+import { useUsers } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   readSessionTokens,
-  sessionIdOf,
-  startPortalSystem,
   startSecondBff,
+  storedSession,
+  usePortalSystem,
   type PortalResponse,
-  type PortalSystem,
 } from '#test/support/portal-system.ts';
 
 const TOKEN_TTL_SECONDS = 3600;
-let system: PortalSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-
-beforeAll(async () => {
-  system = await startPortalSystem({ TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) });
-  user = await makeUser(system, 'Radia Perlman');
-});
-afterAll(() => system?.close());
+const system = usePortalSystem({ TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) });
+const { user } = useUsers(system, { user: 'Radia Perlman' });
 
 async function signedIn(): Promise<PortalBrowser> {
   const browser = new PortalBrowser(system);
@@ -138,13 +131,7 @@ describe('a dead grant (BF-RT-02)', () => {
     );
     expect(system.countUpstream('/oauth/token', 'refresh_token')).toBe(refreshes + 1);
     expect(system.countUpstream('/graphql')).toBe(graphqlCalls + 1);
-    expect(
-      await system.db
-        .selectFrom('sessions')
-        .select('sid')
-        .where('sid', '=', `portal:${sessionIdOf(cookie)}`)
-        .executeTakeFirst(),
-    ).toBeUndefined();
+    expect(await storedSession(system, cookie)).toBeUndefined();
 
     // No loop: the old cookie is simply anonymous now, and costs no upstream call.
     const calls = system.upstreamCalls.length;

@@ -1,32 +1,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { digest } from '@latchkey/credentials';
 import { createDatabase, sqlitePathFor, type Db } from '@latchkey/db';
-import { makeUser } from '#test/support/fixtures.ts';
+import { useUsers } from '#test/support/fixtures.ts';
 import {
   PortalBrowser,
   readSessionTokens,
   sessionIdOf,
   setCookieLine,
-  startPortalSystem,
   startSecondBff,
-  type PortalSystem,
+  storedSession,
+  usePortalSystem,
 } from '#test/support/portal-system.ts';
 import { testEngine } from '#test/support/test-database.ts';
 import { SESSION_TTL_MS } from './portal-session.ts';
 import { reservedPort } from '#test/support/loopback.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
-let system: PortalSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-
-beforeAll(async () => {
-  system = await startPortalSystem();
-  user = await makeUser(system, 'Barbara Liskov');
-});
-afterAll(() => system?.close());
+const system = usePortalSystem();
+const { user } = useUsers(system, { user: 'Barbara Liskov' });
 
 async function signedIn(): Promise<PortalBrowser> {
   const browser = new PortalBrowser(system);
@@ -155,13 +149,7 @@ describe('sign-out', () => {
       /^lk_portal_sid=; Max-Age=0; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/,
     );
     expect(system.countUpstream('/oauth/revoke')).toBe(revocations + 1);
-    expect(
-      await system.db
-        .selectFrom('sessions')
-        .select('sid')
-        .where('sid', '=', `portal:${sessionIdOf(cookie)}`)
-        .executeTakeFirst(),
-    ).toBeUndefined();
+    expect(await storedSession(system, cookie)).toBeUndefined();
     // RFC 7009: the grant is gone, refresh token and access token alike.
     expect(await refreshDirectly(tokens.refreshToken)).toEqual({ status: 400, error: 'invalid_grant' });
     const grant = await system.db

@@ -1,27 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateClient } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
-import {
-  createSandbox,
-  expectFailure,
-  expectSuccess,
-  OTHER,
-  OWNER,
-  seedUsers,
-  type CliSandbox,
-} from '../cli.fixture.ts';
+import { expectFailure, expectSuccess, OTHER, OWNER, useSeededSandbox } from '../cli.fixture.ts';
 
-let sandbox: CliSandbox;
+const sandbox = useSeededSandbox();
 const cli = (args: string[], env?: Record<string, string>) => sandbox.run(args, env);
-
-beforeAll(async () => {
-  sandbox = createSandbox();
-  await seedUsers(sandbox);
-});
-
-afterAll(() => {
-  sandbox?.remove();
-});
 
 describe('admin CLI: client commands', () => {
   it('client create --post-logout-redirect-uri registers where /oauth/logout may send the browser (SO-01)', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { applicationJson, applicationList } from '@latchkey/contracts';
 import {
   authenticateAccessToken,
@@ -11,17 +11,9 @@ import {
   systemClock,
   type TokenPair,
 } from '@latchkey/core';
-import {
-  createSandbox,
-  expectFailure,
-  expectSuccess,
-  OTHER,
-  OWNER,
-  seedUsers,
-  type CliSandbox,
-} from '../cli.fixture.ts';
+import { expectFailure, expectSuccess, OTHER, OWNER, useSeededSandbox } from '../cli.fixture.ts';
 
-let sandbox: CliSandbox;
+const sandbox = useSeededSandbox();
 const cli = (args: string[]) => sandbox.run(args);
 let clientId: string;
 
@@ -56,8 +48,6 @@ async function works(token: string): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  sandbox = createSandbox();
-  await seedUsers(sandbox);
   // The application belongs to the other user; the owner signs in to it.
   const created = await cli([
     'client',
@@ -71,10 +61,6 @@ beforeAll(async () => {
   ]);
   expectSuccess(created);
   clientId = created.json.client_id;
-});
-
-afterAll(() => {
-  sandbox?.remove();
 });
 
 describe('AA-08 admin CLI: grant commands', () => {

@@ -1,29 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateAccessToken, InvalidToken, systemClock } from '@latchkey/core';
 import { adminTokenJson } from '@latchkey/contracts';
 import { digest } from '@latchkey/credentials';
-import {
-  createSandbox,
-  DAY,
-  expectFailure,
-  expectSuccess,
-  OTHER,
-  OWNER,
-  seedUsers,
-  type CliSandbox,
-} from '../cli.fixture.ts';
+import { DAY, expectFailure, expectSuccess, OTHER, OWNER, useSeededSandbox } from '../cli.fixture.ts';
 
-let sandbox: CliSandbox;
+const sandbox = useSeededSandbox();
 const cli = (args: string[], env?: Record<string, string>) => sandbox.run(args, env);
-
-beforeAll(async () => {
-  sandbox = createSandbox();
-  await seedUsers(sandbox);
-});
-
-afterAll(() => {
-  sandbox?.remove();
-});
 
 describe('admin CLI: token commands', () => {
   it('token create prints the token once (one year by default); the database holds only its digest', async () => {

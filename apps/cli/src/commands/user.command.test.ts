@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateAccessToken, InvalidToken, systemClock } from '@latchkey/core';
-import {
-  createSandbox,
-  expectFailure,
-  expectSuccess,
-  OTHER,
-  OWNER,
-  seedUsers,
-  type CliSandbox,
-} from '../cli.fixture.ts';
+import { expectFailure, expectSuccess, OTHER, OWNER, useSeededSandbox } from '../cli.fixture.ts';
 
-let sandbox: CliSandbox;
+const sandbox = useSeededSandbox();
 const cli = (args: string[], env?: Record<string, string>) => sandbox.run(args, env);
-
-beforeAll(async () => {
-  sandbox = createSandbox();
-  await seedUsers(sandbox);
-});
-
-afterAll(() => {
-  sandbox?.remove();
-});
 
 describe('admin CLI: user commands', () => {
   it('user create prints the new user; user list shows every user', async () => {

@@ -1,29 +1,12 @@
 // Issue 19's migration on both engines: a client registered before it keeps its one redirect
 // URL, as the first and only element of redirect_uris; stepping down restores the column.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Migrator } from 'kysely/migration';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createTestDatabase, type TestDatabase } from '#test/support/test-database.ts';
+import { useTestDatabase } from '#test/support/test-database.ts';
 import { migrateToLatest, provider } from '../migrate.ts';
 
-let dir: string;
-let database: TestDatabase;
-let db: Kysely<any>;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'latchkey-migration-'));
-  database = await createTestDatabase(dir);
-  db = database.open();
-  await migrateToLatest(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const db: Kysely<any> = useTestDatabase();
 
 it('CE-02 2026_11_26_000000_client_details moves each redirect_uri into redirect_uris, and back down', async () => {
   const migrator = new Migrator({ db, provider });

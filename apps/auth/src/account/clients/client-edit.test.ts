@@ -1,7 +1,6 @@
 // Issue 19: clients that can be edited, with several redirect URLs. Runs on SQLite and, in the
 // node-pg project, on PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '@latchkey/core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   authorizeViaPages,
   CookieJar,
@@ -11,15 +10,14 @@ import {
   submitDecision,
   submitSignIn,
 } from '#test/support/browserless-flow.ts';
-import { makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { useUsers } from '#test/support/fixtures.ts';
+import { useSystem } from '#test/support/system.ts';
 import { countCodes, expectErrorPage } from '../../authorization/authorize.fixture.ts';
 import { exchangeCode } from '../../endpoints/oauth-json/oauth-endpoint.fixture.ts';
 import { callAccount, issuePortalToken } from '../account.fixture.ts';
 
-let system: TestSystem;
-let alice: User & { password: string };
-let bob: User & { password: string };
+const system = useSystem();
+const { alice, bob } = useUsers(system, { alice: 'Alice', bob: 'Bob' });
 let aliceToken: string;
 let bobToken: string;
 
@@ -69,14 +67,8 @@ async function graphqlStatus(accessToken: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  system = await startSystem();
-  alice = await makeUser(system, 'Alice');
-  bob = await makeUser(system, 'Bob');
   aliceToken = await issuePortalToken(system, alice);
   bobToken = await issuePortalToken(system, bob);
-});
-afterAll(async () => {
-  await system?.close();
 });
 
 describe('issue 19: several redirect URLs', () => {

@@ -1,5 +1,5 @@
 // The API clients page's endpoints: list, create (secret once) and revoke (every token dies).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   authenticateAccessToken,
   authenticateClient,
@@ -9,15 +9,13 @@ import {
   redeemAuthorizationCode,
   refreshTokens,
   type TokenPair,
-  type User,
 } from '@latchkey/core';
-import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, makeCode, useUsers } from '#test/support/fixtures.ts';
+import { useSystem } from '#test/support/system.ts';
 import { callAccount, issuePortalToken, issueThirdPartyTokens, lifetimesOf } from '../account.fixture.ts';
 
-let system: TestSystem;
-let alice: User;
-let bob: User;
+const system = useSystem();
+const { alice, bob } = useUsers(system, { alice: 'Alice', bob: 'Bob' });
 let aliceToken: string;
 let bobToken: string;
 
@@ -43,15 +41,8 @@ async function refreshAs(clientId: string, secret: string, refreshToken: string)
 }
 
 beforeAll(async () => {
-  system = await startSystem();
-  alice = await makeUser(system, 'Alice');
-  bob = await makeUser(system, 'Bob');
   aliceToken = await issuePortalToken(system, alice);
   bobToken = await issuePortalToken(system, bob);
-});
-
-afterAll(async () => {
-  await system?.close();
 });
 
 describe('POST /account/clients', () => {

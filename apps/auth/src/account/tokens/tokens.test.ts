@@ -1,5 +1,5 @@
 // The API tokens page's endpoints: list (with last use), create (value once) and revoke.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   authenticateAccessToken,
   authenticateClient,
@@ -8,10 +8,9 @@ import {
   LastUsedRecorder,
   refreshTokens,
   type Client,
-  type User,
 } from '@latchkey/core';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, makeUser, useUsers } from '#test/support/fixtures.ts';
+import { startSystem, useSystem } from '#test/support/system.ts';
 import {
   callAccount,
   issuePortalToken,
@@ -22,9 +21,8 @@ import {
 
 const DAY = 24 * 60 * 60 * 1000;
 
-let system: TestSystem;
-let alice: User;
-let bob: User;
+const system = useSystem();
+const { alice, bob, appOwner } = useUsers(system, { alice: 'Alice', bob: 'Bob', appOwner: 'App Owner' });
 let aliceToken: string;
 let bobToken: string;
 let app: Client;
@@ -39,17 +37,9 @@ async function tokenRows(): Promise<number> {
 }
 
 beforeAll(async () => {
-  system = await startSystem();
-  alice = await makeUser(system, 'Alice');
-  bob = await makeUser(system, 'Bob');
   aliceToken = await issuePortalToken(system, alice);
   bobToken = await issuePortalToken(system, bob);
-  const owner = await makeUser(system, 'App Owner');
-  ({ client: app, clientSecret: appSecret } = await makeClient(system, owner, { name: 'Shared App' }));
-});
-
-afterAll(async () => {
-  await system?.close();
+  ({ client: app, clientSecret: appSecret } = await makeClient(system, appOwner, { name: 'Shared App' }));
 });
 
 describe('POST /account/tokens', () => {

@@ -1,6 +1,6 @@
 // Issue 19: the consent page shows what the developer registered about the application, a
 // note when it runs on the user's own computer, and "Not you? Switch account".
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updateClient, type Client } from '@latchkey/core';
 import {
   CookieJar,
@@ -13,26 +13,12 @@ import {
   submitDecision,
   submitSignIn,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, useUsers } from '#test/support/fixtures.ts';
+import { useSystem } from '#test/support/system.ts';
 import { countCodes, expectErrorPage, REDIRECT_URI } from '../authorize.fixture.ts';
 
-let system: TestSystem;
-let ada: Awaited<ReturnType<typeof makeUser>>;
-let grace: Awaited<ReturnType<typeof makeUser>>;
-let owner: Awaited<ReturnType<typeof makeUser>>;
-
-beforeAll(async () => {
-  system = await startSystem();
-  [ada, grace, owner] = await Promise.all([
-    makeUser(system, 'Ada Lovelace'),
-    makeUser(system, 'Grace Hopper'),
-    makeUser(system, 'Olivia Owner'),
-  ]);
-});
-afterAll(async () => {
-  await system?.close();
-});
+const system = useSystem();
+const { ada, grace, owner } = useUsers(system, { ada: 'Ada Lovelace', grace: 'Grace Hopper', owner: 'Olivia Owner' });
 
 async function clientWith(details: Parameters<typeof updateClient>[3], redirectUri = REDIRECT_URI): Promise<Client> {
   const { client } = await makeClient(system, owner, { redirectUri });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureFirstPartyClient, hasConsented, revokeClient, type Client } from '@latchkey/core';
 import {
   CookieJar,
@@ -11,8 +11,8 @@ import {
   submitDecision,
   type PageResult,
 } from '#test/support/browserless-flow.ts';
-import { makeClient, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, useUsers } from '#test/support/fixtures.ts';
+import { useSystem } from '#test/support/system.ts';
 import {
   countCodes,
   expectErrorPage,
@@ -21,21 +21,11 @@ import {
   REDIRECT_URI,
 } from '../authorize.fixture.ts';
 
-let system: TestSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
-let other: Awaited<ReturnType<typeof makeUser>>;
-let owner: Awaited<ReturnType<typeof makeUser>>;
-
-beforeAll(async () => {
-  system = await startSystem();
-  [user, other, owner] = await Promise.all([
-    makeUser(system, 'Ada Lovelace'),
-    makeUser(system, 'Mallory Attacker'),
-    makeUser(system, 'Olivia Owner'),
-  ]);
-});
-afterAll(async () => {
-  await system?.close();
+const system = useSystem();
+const { user, other, owner } = useUsers(system, {
+  user: 'Ada Lovelace',
+  other: 'Mallory Attacker',
+  owner: 'Olivia Owner',
 });
 
 async function freshClient(name = 'Example App'): Promise<Client> {

@@ -1,9 +1,8 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeClient, type User } from '@latchkey/core';
+import { describe, expect, it } from 'vitest';
+import { revokeClient } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
-import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, makeCode } from '#test/support/fixtures.ts';
 import {
   basicAuth,
   exchangeCode,
@@ -11,26 +10,13 @@ import {
   expectTokenResponse,
   postForm,
   tokenUrl,
-  type ClientCredentialsFixture,
+  useTokenEndpoint,
 } from './oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §2.3.1 / OAuth 2.1 §2.4.1 client authentication at the token endpoint:
 // CA-01..CA-06, CA-08 (CA-07 is in client-auth.rate-limit.test.ts), TK-09..TK-12.
-let system: TestSystem;
-let user: User;
-let app: ClientCredentialsFixture;
-let other: ClientCredentialsFixture;
-
-beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
-  user = await makeUser(system);
-  app = await makeClient(system, user);
-  other = await makeClient(system, user, { name: 'Other App', redirectUri: 'https://other.example/cb' });
-});
-afterAll(async () => {
-  await system.close();
-});
+const { system, user, app, other } = useTokenEndpoint({}, { userOwnsClients: true });
 
 /** The code-exchange form without any client credentials. */
 async function codeForm(): Promise<{ code: string; form: Record<string, string> }> {

@@ -3,7 +3,9 @@
 import { authenticateAccessToken, type Client } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { expect } from 'vitest';
-import type { TestSystem } from '#test/support/system.ts';
+import { makeClient, makeUser, type TestUser } from '#test/support/fixtures.ts';
+import { perFile } from '#test/support/per-file.ts';
+import { useSystem, type TestSystem } from '#test/support/system.ts';
 
 /** RFC 6749 §5.2 / AC-10: the charset of error_description. */
 export const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
@@ -11,6 +13,41 @@ export const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 export interface ClientCredentialsFixture {
   client: Client;
   clientSecret: string;
+}
+
+export interface TokenEndpointFixture {
+  system: TestSystem;
+  /** Owns `app` and `other`. */
+  owner: TestUser;
+  /** Signs in to the clients: the codes are theirs. */
+  user: TestUser;
+  app: ClientCredentialsFixture;
+  /** A second client, with another redirect URI. */
+  other: ClientCredentialsFixture;
+}
+
+/**
+ * What the token endpoint's files start from (per-file.ts): a system whose token limiter is out of
+ * the way (their deliberate 401s come from one loopback address; the limiter has its own suite),
+ * a user, and two clients. `env` adds settings. The clients' owner is another user ('Client
+ * Owner') unless `userOwnsClients`.
+ */
+export function useTokenEndpoint(
+  env: Record<string, string> = {},
+  { userOwnsClients = false } = {},
+): TokenEndpointFixture {
+  const system = useSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000', ...env });
+  const { owner, user, app, other } = perFile(async () => {
+    const owner = userOwnsClients ? undefined : await makeUser(system, 'Client Owner');
+    const user = await makeUser(system);
+    const app = await makeClient(system, owner ?? user);
+    const other = await makeClient(system, owner ?? user, {
+      name: 'Other App',
+      redirectUri: 'https://other.example/cb',
+    });
+    return { owner: owner ?? user, user, app, other };
+  });
+  return { system, owner, user, app, other };
 }
 
 export type FormInput = Record<string, string> | URLSearchParams | string;

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '@latchkey/core';
-import { makeClient, makeCode, makePat, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { describe, expect, it } from 'vitest';
+import { makeCode, makePat } from '#test/support/fixtures.ts';
 import {
   accessTokenWorks,
   basicAuth,
@@ -13,23 +11,11 @@ import {
   revokeUrl,
   type ClientCredentialsFixture,
   type TokenResponse,
+  useTokenEndpoint,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // RFC 7009 token revocation (D-5): RV-07, RV-08 and the endpoint's bad input.
-let system: TestSystem;
-let user: User;
-let app: ClientCredentialsFixture;
-let other: ClientCredentialsFixture;
-
-beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
-  user = await makeUser(system);
-  app = await makeClient(system, user);
-  other = await makeClient(system, user, { name: 'Other App', redirectUri: 'https://other.example/cb' });
-});
-afterAll(async () => {
-  await system.close();
-});
+const { system, user, app, other } = useTokenEndpoint({}, { userOwnsClients: true });
 
 async function freshPair(creds: ClientCredentialsFixture = app): Promise<TokenResponse> {
   const code = await makeCode(system, creds.client, user);

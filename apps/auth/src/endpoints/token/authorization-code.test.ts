@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE_TTL_MS, deleteUser, revokeClient, type User } from '@latchkey/core';
+import { describe, expect, it } from 'vitest';
+import { CODE_TTL_MS, deleteUser, revokeClient } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
   accessTokenWorks,
   basicAuth,
@@ -15,28 +14,13 @@ import {
   refreshWith,
   SAFE_DESCRIPTION,
   tokenUrl,
-  type ClientCredentialsFixture,
+  useTokenEndpoint,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 6749 §4.1.3 code exchange: AC-01..AC-10, TK-AC-*, TK-OK-*
 // (PKCE, TK-AC-08, is in pkce.test.ts).
-let system: TestSystem;
-let owner: User;
-let user: User;
-let app: ClientCredentialsFixture;
-let other: ClientCredentialsFixture;
-
-beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
-  owner = await makeUser(system, 'Client Owner');
-  user = await makeUser(system);
-  app = await makeClient(system, owner);
-  other = await makeClient(system, owner, { name: 'Other App', redirectUri: 'https://other.example/cb' });
-});
-afterAll(async () => {
-  await system.close();
-});
+const { system, owner, user, app, other } = useTokenEndpoint();
 
 describe('RFC 6749 §4.1.3 authorization code exchange', () => {
   it('AC-01 TK-OK-01 TK-OK-02 a valid code gives the documented JSON response with no-store', async () => {

@@ -1,37 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClient, type User } from '@latchkey/core';
-import { makeClient, makeCode, makeUser, pkcePair } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { describe, expect, it } from 'vitest';
+import { findClient } from '@latchkey/core';
+import { makeClient, makeCode, pkcePair } from '#test/support/fixtures.ts';
+import { perFile } from '#test/support/per-file.ts';
 import {
   accessTokenWorks,
   exchangeCode,
   expectOAuthError,
   expectTokenResponse,
   grantOfCode,
-  type ClientCredentialsFixture,
+  useTokenEndpoint,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
 // RFC 7636 §4.5–4.6 and RFC 9700 §4.8.2 at the token endpoint: PK-01..PK-04,
 // TK-AC-08. The authorization endpoint's half (PK-05..PK-08) is in authorize/pkce.test.ts.
-let system: TestSystem;
-let user: User;
-let app: ClientCredentialsFixture;
-let pkceApp: ClientCredentialsFixture;
-
-beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
-  user = await makeUser(system);
-  app = await makeClient(system, user);
-  pkceApp = await makeClient(system, user, {
+const { system, user, app } = useTokenEndpoint({}, { userOwnsClients: true });
+const { pkceApp } = perFile(async () => ({
+  pkceApp: await makeClient(system, user, {
     name: 'PKCE App',
     redirectUri: 'https://pkce.example/cb',
     requirePkce: true,
-  });
-});
-afterAll(async () => {
-  await system.close();
-});
+  }),
+}));
 
 describe('RFC 7636 PKCE at the token endpoint (TK-AC-08)', () => {
   it('PK-01 S256 challenge at authorize and the right verifier: 200', async () => {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '@latchkey/core';
 import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import {
@@ -8,28 +7,14 @@ import {
   expectOAuthError,
   expectTokenResponse,
   refreshWith,
-  type ClientCredentialsFixture,
   type TokenResponse,
+  useTokenEndpoint,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // DD-4's refresh-token reuse grace window, with the default REFRESH_REUSE_GRACE_SECONDS (30):
 // an application that refreshes from several requests at once (Auth.js's rotation recipe does)
 // keeps its grant; a reuse after the window, or of an older generation, still revokes it all.
-let system: TestSystem;
-let user: User;
-let app: ClientCredentialsFixture;
-let other: ClientCredentialsFixture;
-
-beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
-  const owner = await makeUser(system, 'Client Owner');
-  user = await makeUser(system);
-  app = await makeClient(system, owner);
-  other = await makeClient(system, owner, { name: 'Other App', redirectUri: 'https://other.example/cb' });
-});
-afterAll(async () => {
-  await system?.close();
-});
+const { system, user, app, other } = useTokenEndpoint();
 
 async function freshPair(creds = app): Promise<TokenResponse> {
   return expectTokenResponse(await exchangeCode(system, creds, await makeCode(system, creds.client, user)));

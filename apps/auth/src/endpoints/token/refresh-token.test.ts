@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateAccessToken, revokeAccessToken, revokeClient, type User } from '@latchkey/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAccessToken, revokeAccessToken, revokeClient } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
-import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { makeClient, makeCode } from '#test/support/fixtures.ts';
+import type { TestSystem } from '#test/support/system.ts';
 import {
   accessTokenWorks,
   exchangeCode,
@@ -13,6 +13,7 @@ import {
   tokenUrl,
   type ClientCredentialsFixture,
   type TokenResponse,
+  useTokenEndpoint,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
 
@@ -21,24 +22,12 @@ import { alterChar } from '#test/support/tamper.ts';
 // grace window off (REFRESH_REUSE_GRACE_SECONDS=0, RG-04): every reuse revokes the family, as
 // after the window; refresh-grace.test.ts tests the window itself (RG-01..RG-03).
 // RT-01..RT-12, TK-RF-*.
-let system: TestSystem;
-let owner: User;
-let user: User;
-let app: ClientCredentialsFixture;
-let other: ClientCredentialsFixture;
+const { system, owner, user, app, other } = useTokenEndpoint({ REFRESH_REUSE_GRACE_SECONDS: '0' });
 /** Every credential handed out in this file, for the log check at the end (RF-04). */
 const issued: string[] = [];
 
-beforeAll(async () => {
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000', REFRESH_REUSE_GRACE_SECONDS: '0' });
-  owner = await makeUser(system, 'Client Owner');
-  user = await makeUser(system);
-  app = await makeClient(system, owner);
-  other = await makeClient(system, owner, { name: 'Other App', redirectUri: 'https://other.example/cb' });
+beforeAll(() => {
   issued.push(app.clientSecret, other.clientSecret);
-});
-afterAll(async () => {
-  await system.close();
 });
 
 async function freshPair(sys: TestSystem = system, creds: ClientCredentialsFixture = app): Promise<TokenResponse> {

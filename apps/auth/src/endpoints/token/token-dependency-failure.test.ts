@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anOutage } from '#test/support/faults.ts';
 import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { useSystem } from '#test/support/system.ts';
 import {
   accessTokenWorks,
   countRows,
@@ -16,14 +16,7 @@ import {
 // D-10 and TK-DB-01: with the database gone, the token and revocation endpoints answer 503
 // with Retry-After, never invalid_grant (the client would drop a valid refresh token) and
 // never invalid_client.
-let system: TestSystem;
-
-beforeAll(async () => {
-  system = await startSystem();
-});
-afterAll(async () => {
-  await system.close();
-});
+const system = useSystem();
 
 // a refresh that fails part-way. A crash before the commit is a transaction that never
 // commits; here the database fails inside it, after the refresh token was marked used.

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '@latchkey/core';
-import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { describe, expect, it } from 'vitest';
+import { makeCode } from '#test/support/fixtures.ts';
 import {
   countRows,
   exchangeCode,
@@ -9,23 +7,11 @@ import {
   expectTokenResponse,
   postForm,
   tokenUrl,
-  type ClientCredentialsFixture,
+  useTokenEndpoint,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // Requests that are wrong before any grant rule applies: TK-01..TK-08, P-01..P-04.
-let system: TestSystem;
-let user: User;
-let app: ClientCredentialsFixture;
-
-beforeAll(async () => {
-  // Many deliberate 401s come from one loopback address; the limiter has its own suite.
-  system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000' });
-  user = await makeUser(system);
-  app = await makeClient(system, user);
-});
-afterAll(async () => {
-  await system.close();
-});
+const { system, user, app } = useTokenEndpoint({}, { userOwnsClients: true });
 
 /** A fresh code and the full documented form for it. */
 async function validForm(): Promise<{ code: string; form: Record<string, string> }> {

@@ -10,23 +10,15 @@ import {
   submitSignIn,
   type PageResult,
 } from '#test/support/browserless-flow.ts';
-import { countAllRows, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { countAllRows, makeUser, OFF_SITE_RETURN_PATHS, useUsers } from '#test/support/fixtures.ts';
+import { startSystem, useSystem, type TestSystem } from '#test/support/system.ts';
 import { expectErrorPage, expectPageSecurityHeaders } from '../../authorization/authorize.fixture.ts';
 
-let system: TestSystem;
-let user: Awaited<ReturnType<typeof makeUser>>;
+// Failed sign-ins below would otherwise reach the default limit; rate-limit.test.ts covers it.
+const system = useSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000' });
+const { user } = useUsers(system, { user: 'Ada Lovelace' });
 const COOKIE = 'lk_auth_sid';
 const VISITOR_COOKIE = 'lk_auth_form';
-
-beforeAll(async () => {
-  // Failed sign-ins below would otherwise reach the default limit; rate-limit.test.ts covers it.
-  system = await startSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000' });
-  user = await makeUser(system, 'Ada Lovelace');
-});
-afterAll(async () => {
-  await system?.close();
-});
 
 function sessionRows(): Promise<number> {
   return countAllRows(system, 'sessions');
@@ -193,15 +185,7 @@ describe('sign-in', () => {
 });
 
 describe('OR-01 return_to after sign-in', () => {
-  for (const evil of [
-    'https://evil.example',
-    '//evil.example',
-    '/\\evil.example',
-    'https:evil.example',
-    'javascript:alert(1)',
-    '%2F%2Fevil.example',
-    '/.//evil.example',
-  ]) {
+  for (const evil of OFF_SITE_RETURN_PATHS) {
     it(`OR-01 return_to=${evil}: after sign-in, redirect to / only`, async () => {
       const jar = new CookieJar();
       const page = await fetchPage(system, jar, `/signin?return_to=${encodeURIComponent(evil)}`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findUserByEmail } from '@latchkey/core';
 import {
   CookieJar,
@@ -11,26 +11,18 @@ import {
   openAuthorize,
   type PageResult,
 } from '#test/support/browserless-flow.ts';
-import { countAllRows, makeClient, makeUser } from '#test/support/fixtures.ts';
-import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { countAllRows, makeClient, makeUser, useUsers } from '#test/support/fixtures.ts';
+import { useSystem } from '#test/support/system.ts';
 import {
   expectErrorPage,
   expectPageSecurityHeaders,
   REDIRECT_URI,
 } from '../../authorization/authorize.fixture.ts';
 
-let system: TestSystem;
-let existing: Awaited<ReturnType<typeof makeUser>>;
+// TRUST_PROXY lets HD-16 present client addresses through X-Forwarded-For.
+const system = useSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', TRUST_PROXY: 'loopback' });
+const { existing } = useUsers(system, { existing: 'Existing User' });
 let counter = 0;
-
-beforeAll(async () => {
-  // TRUST_PROXY lets HD-16 present client addresses through X-Forwarded-For.
-  system = await startSystem({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', TRUST_PROXY: 'loopback' });
-  existing = await makeUser(system, 'Existing User');
-});
-afterAll(async () => {
-  await system?.close();
-});
 
 function newEmail(): string {
   counter += 1;
