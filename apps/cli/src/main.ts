@@ -2,7 +2,8 @@
 // One JSON document on stdout; on failure a one-line message on stderr and a non-zero exit
 // (2 for usage errors, 1 for everything else), never a stack trace.
 import { ConfigError } from '@latchkey/config';
-import { DomainError, ValidationFailed } from '@latchkey/core';
+import { ValidationFailed } from '@latchkey/core';
+import { classifyError } from '@latchkey/http';
 import type { Command } from './command.ts';
 import { parseClientCommand } from './commands/client.command.ts';
 import { parseGrantCommand } from './commands/grant.command.ts';
@@ -39,10 +40,16 @@ function oneLine(text: string): string {
 
 function describeFailure(err: unknown): { message: string; exitCode: number } {
   if (err instanceof UsageError) return { message: err.message, exitCode: EXIT_USAGE };
-  if (err instanceof ValidationFailed) return { message: `${err.field}: ${err.description}`, exitCode: EXIT_FAILURE };
-  if (err instanceof DomainError) return { message: err.description, exitCode: EXIT_FAILURE };
   if (err instanceof ConfigError)
     return { message: `invalid configuration: ${err.problems.join('; ')}`, exitCode: EXIT_FAILURE };
+  // The kinds every surface shares (classifyError): a rule of core says why in its own words;
+  // anything else (an outage, a bug) is reported with its message.
+  const kind = classifyError(err);
+  if (kind.kind === 'domain') {
+    const { error } = kind;
+    const message = error instanceof ValidationFailed ? `${error.field}: ${error.description}` : error.description;
+    return { message, exitCode: EXIT_FAILURE };
+  }
   const detail = err instanceof Error ? err.message : String(err);
   return { message: `failed: ${detail}`, exitCode: EXIT_FAILURE };
 }

@@ -113,17 +113,24 @@ export type ApplicationJson = z.infer<typeof applicationJson>;
 export const applicationList = z.array(applicationJson);
 
 /**
- * The one presenter of an authorized application (core's AuthorizedApplication, times in ms),
- * for the account endpoint and the CLI alike.
+ * A third-party application the user authorized, as core's applications service returns it
+ * (times in ms): declared here, beside its one presenter, so that the two cannot drift.
  */
-export function toApplicationJson(app: {
+export interface AuthorizedApplication {
   clientId: string;
   name: string;
+  /** The name of the developer who registered the client; null for one provisioned without an owner. */
   ownerName: string | null;
+  /** When the user first approved it (since they last revoked its access). */
   firstAuthorizedAt: number;
+  /** The latest API call with one of its tokens, or null if none yet. */
   lastUsedAt: number | null;
+  /** Authorizations (token families) that still hold a working access or refresh token. */
   activeGrants: number;
-}): ApplicationJson {
+}
+
+/** The one presenter of an authorized application, for the account endpoint and the CLI alike. */
+export function toApplicationJson(app: AuthorizedApplication): ApplicationJson {
   return {
     client_id: app.clientId,
     name: app.name,

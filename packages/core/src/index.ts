@@ -30,10 +30,10 @@ export {
 } from './clients/clients.service.ts';
 export type { ClientChanges, NewClient, CreatedClient, FirstPartyClient } from './clients/clients.service.ts';
 export { validateRedirectUriForRegistration } from './clients/redirect-uri.ts';
+export { presentClient } from './clients/client.presenter.ts';
 
 export { hasConsented, recordConsent } from './authorization/consents.service.ts';
 export { listAuthorizedApplications, revokeApplicationAccess } from './authorization/applications.service.ts';
-export type { AuthorizedApplication } from './authorization/applications.service.ts';
 export {
   issueAuthorizationCode,
   redeemAuthorizationCode,

@@ -1,8 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { AuthDeps } from '../deps.ts';
 import { PageError } from '../http/page-error.ts';
-import { sendPage } from '../http/send-page.ts';
-import { errorPage } from '../http/views/error-page.view.ts';
+import { methodNotAllowedPage } from '../http/method-not-allowed-page.ts';
 import { currentUser } from '../interaction/current-user.ts';
 import {
   findPendingAuthorization,
@@ -81,19 +80,8 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
     await proceedWithAuthorization(deps, req, res, pending, client);
   });
 
-  // AZ-16: only GET is offered (OAuth 2.1 makes POST optional). No CORS preflight answer either (CJ-06).
-  router.all(AUTHORIZE_PATH, (_req, res) => {
-    res.setHeader('Allow', 'GET');
-    sendPage(
-      res,
-      405,
-      errorPage({
-        title: 'Method not allowed',
-        detail: 'The authorization endpoint accepts only GET requests.',
-        badge: 'Error 405',
-      }),
-    );
-  });
+  // AZ-16: only GET is offered (OAuth 2.1 makes POST optional). No CORS preflight answer either (CJ-06, AZ-17).
+  router.all(AUTHORIZE_PATH, methodNotAllowedPage('GET', 'The authorization endpoint accepts only GET requests.'));
 
   router.use(authorizationErrorRedirect(deps));
   return router;

@@ -1,4 +1,12 @@
-import { createClient, listClients, listUsers, revokeClient, updateClient, type Client } from '@latchkey/core';
+import {
+  createClient,
+  listClients,
+  listUsers,
+  presentClient as presentAccountClient,
+  revokeClient,
+  updateClient,
+  type Client,
+} from '@latchkey/core';
 import type { CliContext, Command } from '../command.ts';
 import { optionalOption, parseOptions, repeatedOption, requireOption, type ParsedOptions } from '../parse-options.ts';
 import { UsageError } from '../usage-error.ts';
@@ -13,32 +21,23 @@ export const CLIENT_USAGE = {
   revoke: 'client revoke <client_id>',
 } as const;
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-/** A client as operators see it. Never the secret: only its last four characters. */
+/**
+ * A client as operators see it: the account API's fields (without the `id` alias) and who owns
+ * it. Never the secret: only its last four characters.
+ */
 function presentClient(client: Client, ownerEmail: string | null) {
+  const { id: _id, ...json } = presentAccountClient(client);
   return {
-    client_id: client.id,
-    name: client.name,
+    ...json,
     owner_id: client.ownerId,
     owner_email: ownerEmail,
-    redirect_uri: client.redirectUris[0]!,
-    redirect_uris: client.redirectUris,
-    post_logout_redirect_uri: client.postLogoutRedirectUri,
-    description: client.description,
-    client_uri: client.clientUri,
-    policy_uri: client.policyUri,
-    tos_uri: client.tosUri,
     secret_last4: client.secretLast4,
     first_party: client.firstParty,
     require_pkce: client.requirePkce,
-    created_at: iso(client.createdAt),
-    status: client.revokedAt === null ? 'active' : 'revoked',
-    revoked_at: iso(client.revokedAt),
   };
 }
 
-/** The flags create and update share. `--redirect-uri` may repeat; on update it replaces the list. */
+/** The flags create and update share. `--redirect-uri` may repeat; on update it replaces the list (CE-12). */
 const CLIENT_FIELDS = {
   name: { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },

@@ -96,8 +96,9 @@ export async function lastUseByGrant(db: Executor, grantIds: readonly string[]):
 
 /**
  * Everything the user gave this client, taken back: its grants, the access tokens and codes
- * issued under them (refresh tokens die with their grant), and the consent, so the next
- * authorization asks again. Call inside a transaction.
+ * issued under them (AA-02; refresh tokens die with their grant: AA-03), and the consent, so the
+ * next authorization asks again (AA-04). Only this user's rows: other users' grants to the same
+ * client are untouched (AA-05). Call inside a transaction.
  */
 export async function revokeEverythingOfClientForUser(
   trx: Executor,
@@ -105,27 +106,21 @@ export async function revokeEverythingOfClientForUser(
   clientId: string,
   at: number,
 ): Promise<void> {
-  await trx
-    .updateTable('grants')
-    .set({ revoked_at: at })
-    .where('user_id', '=', userId)
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await trx
-    .updateTable('access_tokens')
-    .set({ revoked_at: at })
-    .where('user_id', '=', userId)
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  // A code not yet exchanged is spent: exchanging it now is a replay (invalid_grant).
-  await trx
-    .updateTable('authorization_codes')
-    .set({ consumed_at: at })
-    .where('user_id', '=', userId)
-    .where('client_id', '=', clientId)
-    .where('consumed_at', 'is', null)
-    .execute();
+  // Grants and access tokens are revoked; a code not yet exchanged is spent, so exchanging it
+  // now is a replay (invalid_grant).
+  const ends = [
+    ['grants', 'revoked_at'],
+    ['access_tokens', 'revoked_at'],
+    ['authorization_codes', 'consumed_at'],
+  ] as const;
+  for (const [table, column] of ends) {
+    await trx
+      .updateTable(table)
+      .set({ [column]: at })
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where(column, 'is', null)
+      .execute();
+  }
   await trx.deleteFrom('consents').where('user_id', '=', userId).where('client_id', '=', clientId).execute();
 }

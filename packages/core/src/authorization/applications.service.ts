@@ -1,3 +1,4 @@
+import type { AuthorizedApplication } from '@latchkey/contracts';
 import type { Db } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
 import { NotFound } from '../errors.ts';
@@ -8,20 +9,6 @@ import {
   liveGrantIds,
   revokeEverythingOfClientForUser,
 } from './applications.repository.ts';
-
-/** A third-party application the user authorized, once however many times they signed in to it. */
-export interface AuthorizedApplication {
-  clientId: string;
-  name: string;
-  /** The name of the developer who registered the client; null for one provisioned without an owner. */
-  ownerName: string | null;
-  /** When the user first approved it (since they last revoked its access). */
-  firstAuthorizedAt: number;
-  /** The latest API call with one of its tokens, or null if none yet. */
-  lastUsedAt: number | null;
-  /** Authorizations (token families) that still hold a working access or refresh token. */
-  activeGrants: number;
-}
 
 /**
  * The applications that can act for the user, one entry per client (AA-01): third-party

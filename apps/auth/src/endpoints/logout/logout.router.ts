@@ -3,10 +3,10 @@ import { findActiveClient } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertFormCsrf, CSRF_FIELD, csrfTokenFor } from '../../http/csrf.ts';
 import { formBody } from '../../http/form-body.ts';
+import { methodNotAllowedPage } from '../../http/method-not-allowed-page.ts';
 import { PageError } from '../../http/page-error.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendPage, sendSessionPage } from '../../http/send-page.ts';
-import { errorPage } from '../../http/views/error-page.view.ts';
 import { currentUser } from '../../interaction/current-user.ts';
 import { endBrowserSession } from '../../interaction/end-session.ts';
 import { authorizationResponseUrl } from '../../authorization/authorization-response.ts';
@@ -128,24 +128,16 @@ export function logoutRouter(deps: AuthDeps, session: RequestHandler): Router {
   }
 
   // Express answers HEAD with the GET route: a HEAD (a link preview, a prefetch) must never
-  // sign anyone out.
+  // sign anyone out (SO-04, as any method but GET and POST).
   router.head(END_SESSION_PATH, (_req, res) => {
     res.status(405).set('Allow', 'GET, POST').end();
   });
   router.get(END_SESSION_PATH, session, (req, res) => endSession(req.query, req, res, false));
   router.post(END_SESSION_PATH, formBody, session, (req, res) => endSession(req.body, req, res, confirmedPost(req)));
-  router.all(END_SESSION_PATH, (_req, res) => {
-    res.setHeader('Allow', 'GET, POST');
-    sendPage(
-      res,
-      405,
-      errorPage({
-        title: 'Method not allowed',
-        detail: 'The end-session endpoint accepts only GET and POST requests.',
-        badge: 'Error 405',
-      }),
-    );
-  });
+  router.all(
+    END_SESSION_PATH,
+    methodNotAllowedPage('GET, POST', 'The end-session endpoint accepts only GET and POST requests.'),
+  );
   return router;
 }
 

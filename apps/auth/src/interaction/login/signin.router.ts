@@ -1,7 +1,8 @@
-import { Router, type RequestHandler } from 'express';
+import type { Router, RequestHandler } from 'express';
 import type { AuthDeps } from '../../deps.ts';
 import { formBody } from '../../http/form-body.ts';
 import { signInRateLimits } from '../../http/rate-limit.ts';
+import { formPageRouter } from '../form-page.router.ts';
 import { signInHandlers } from './signin.handler.ts';
 
 /**
@@ -9,15 +10,12 @@ import { signInHandlers } from './signin.handler.ts';
  * per account with the device cookie's exemption (HD-13), and the per-account slow-down (HD-03).
  */
 export function signInRouter(deps: AuthDeps, session: RequestHandler): Router {
-  const router = Router();
   const handlers = signInHandlers(deps);
-  router.get('/signin', session, handlers.show);
-  router.post(
+  const router = formPageRouter(
     '/signin',
-    formBody,
-    ...signInRateLimits(deps.config.rateLimit.loginPerMinute, deps),
     session,
-    handlers.submit,
+    handlers,
+    signInRateLimits(deps.config.rateLimit.loginPerMinute, deps),
   );
   router.post('/signout', formBody, session, handlers.signOut);
   return router;

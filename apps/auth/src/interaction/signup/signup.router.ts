@@ -1,20 +1,12 @@
-import { Router, type RequestHandler } from 'express';
+import type { Router, RequestHandler } from 'express';
 import type { AuthDeps } from '../../deps.ts';
-import { formBody } from '../../http/form-body.ts';
 import { signUpRateLimit } from '../../http/rate-limit.ts';
+import { formPageRouter } from '../form-page.router.ts';
 import { signUpHandlers } from './signup.handler.ts';
 
 /** GET/POST /signup. */
 export function signUpRouter(deps: AuthDeps, session: RequestHandler): Router {
-  const router = Router();
-  const handlers = signUpHandlers(deps);
-  router.get('/signup', session, handlers.show);
-  router.post(
-    '/signup',
-    formBody,
+  return formPageRouter('/signup', session, signUpHandlers(deps), [
     signUpRateLimit(deps.config.rateLimit.loginPerMinute, deps),
-    session,
-    handlers.submit,
-  );
-  return router;
+  ]);
 }

@@ -35,6 +35,24 @@ const SERVER_FIELDS = {
   post_logout_redirect_uri: 'postLogoutRedirectUri',
 } as const;
 
+/** The optional URL fields, in the order shown: the form's field, the request's, the label. */
+const OPTIONAL_URLS: ReadonlyArray<{
+  field: 'homepage' | 'privacyPolicy' | 'terms' | 'postLogoutRedirectUri';
+  name: string;
+  label: string;
+  hint?: string;
+}> = [
+  { field: 'homepage', name: 'client_uri', label: 'Homepage URL (optional)' },
+  { field: 'privacyPolicy', name: 'policy_uri', label: 'Privacy policy URL (optional)' },
+  { field: 'terms', name: 'tos_uri', label: 'Terms of service URL (optional)' },
+  {
+    field: 'postLogoutRedirectUri',
+    name: 'post_logout_redirect_uri',
+    label: 'Post-logout redirect URL (optional)',
+    hint: 'Where people return after your application signs them out of Latchkey.',
+  },
+];
+
 function initialValues(client: OAuthClient): ClientEditInput {
   return {
     name: client.name,
@@ -48,7 +66,8 @@ function initialValues(client: OAuthClient): ClientEditInput {
 }
 
 /**
- * Edit client: every field of the client but its secret, checked as the server checks them.
+ * Edit client: every field of the client but its secret, checked as the server checks them, and
+ * a refusal shown under the field it names (CE-13).
  * Saving takes effect on the application's next sign-in; a redirect URL removed here signs
  * nobody out (CE-07). Render it only while open.
  */
@@ -57,23 +76,19 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUrisRef = useRef<HTMLTextAreaElement>(null);
   const descriptionRef = useRef<HTMLTextAreaElement>(null);
-  const homepageRef = useRef<HTMLInputElement>(null);
-  const privacyPolicyRef = useRef<HTMLInputElement>(null);
-  const termsRef = useRef<HTMLInputElement>(null);
-  const postLogoutRedirectUriRef = useRef<HTMLInputElement>(null);
+  const urlRefs = {
+    homepage: useRef<HTMLInputElement>(null),
+    privacyPolicy: useRef<HTMLInputElement>(null),
+    terms: useRef<HTMLInputElement>(null),
+    postLogoutRedirectUri: useRef<HTMLInputElement>(null),
+  };
   const fieldErrors = useFieldErrors({
     fields: FIELDS,
     serverFields: SERVER_FIELDS,
     focus: (field) =>
-      ({
-        name: nameRef,
-        redirectUris: redirectUrisRef,
-        description: descriptionRef,
-        homepage: homepageRef,
-        privacyPolicy: privacyPolicyRef,
-        terms: termsRef,
-        postLogoutRedirectUri: postLogoutRedirectUriRef,
-      })[field].current?.focus(),
+      ({ name: nameRef, redirectUris: redirectUrisRef, description: descriptionRef, ...urlRefs })[
+        field
+      ].current?.focus(),
   });
   const { errors } = fieldErrors;
   const update = useUpdateClient(client.id);
@@ -150,39 +165,18 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
             />
           )}
         </Field>
-        <UrlField
-          label="Homepage URL (optional)"
-          name="client_uri"
-          value={values.homepage}
-          error={errors.homepage}
-          ref={homepageRef}
-          onChange={(value) => change('homepage', value)}
-        />
-        <UrlField
-          label="Privacy policy URL (optional)"
-          name="policy_uri"
-          value={values.privacyPolicy}
-          error={errors.privacyPolicy}
-          ref={privacyPolicyRef}
-          onChange={(value) => change('privacyPolicy', value)}
-        />
-        <UrlField
-          label="Terms of service URL (optional)"
-          name="tos_uri"
-          value={values.terms}
-          error={errors.terms}
-          ref={termsRef}
-          onChange={(value) => change('terms', value)}
-        />
-        <UrlField
-          label="Post-logout redirect URL (optional)"
-          name="post_logout_redirect_uri"
-          hint="Where people return after your application signs them out of Latchkey."
-          value={values.postLogoutRedirectUri}
-          error={errors.postLogoutRedirectUri}
-          ref={postLogoutRedirectUriRef}
-          onChange={(value) => change('postLogoutRedirectUri', value)}
-        />
+        {OPTIONAL_URLS.map(({ field, name, label, hint }) => (
+          <UrlField
+            key={field}
+            label={label}
+            name={name}
+            hint={hint}
+            value={values[field]}
+            error={errors[field]}
+            ref={urlRefs[field]}
+            onChange={(value) => change(field, value)}
+          />
+        ))}
         {fieldErrors.generalError(update.error) ? (
           <Alert tone="error">{fieldErrors.generalError(update.error)}</Alert>
         ) : null}
