@@ -5,9 +5,10 @@
 // docs/rules.md); and it fails when a rule the catalogue defines is cited by no test (`*.test.ts`,
 // `*.test.tsx`, `e2e/**/*.spec.ts`), unless its row is marked `decision, not tested` (a choice,
 // not behaviour), and then only while no test cites it. Relative links
-// in the catalogue must point at files that exist, and no file may cite a document (a capitalised
-// name ending in .md) that the repository does not hold: its docs stand on their own. On success it prints
-// one summary line.
+// in the catalogue must point at files that exist, every file a rule's row links (its code and its
+// tests) must cite that rule's ID, so a link cannot drift from what it names, and no file may cite a
+// document (a capitalised name ending in .md) that the repository does not hold: its docs stand on
+// their own. On success it prints one summary line.
 //
 // What counts as a citation (the same rule docs/rules.md states):
 // - one to three groups of 1–3 capital letters joined by hyphens, then a hyphen and a number of
@@ -17,7 +18,7 @@
 // - and a bare `D` with 1 to 10, standing alone (not after `%`, `#` or `\`, as in hex), is a
 //   design decision cited by its old name (DD-n in docs/rules.md), reported as an error.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const CATALOGUE = 'docs/rules.md';
@@ -72,6 +73,8 @@ interface Rule {
   id: string;
   line: number;
   exemption: string | undefined;
+  /** The files its row links, as paths from the repository's root. */
+  links: string[];
 }
 
 function catalogue(problems: string[]): Map<string, Rule> {
@@ -80,18 +83,43 @@ function catalogue(problems: string[]): Map<string, Rule> {
     .split('\n')
     .forEach((text, index) => {
       const line = index + 1;
+      const links: string[] = [];
       for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue;
-        if (!existsSync(join(dirname(CATALOGUE), target!)))
-          problems.push(`${CATALOGUE}:${line} links to ${target}, which does not exist`);
+        const path = join(dirname(CATALOGUE), target!);
+        if (existsSync(path)) links.push(path);
+        else problems.push(`${CATALOGUE}:${line} links to ${target}, which does not exist`);
       }
       const id = ROW.exec(text)?.[1];
       if (id === undefined || id === 'ID') return;
       if (rules.has(id))
         problems.push(`${CATALOGUE}:${line} defines ${id} again (first at line ${rules.get(id)!.line})`);
-      rules.set(id, { id, line, exemption: EXEMPTIONS.find((e) => text.includes(`(${e})`)) });
+      rules.set(id, { id, line, exemption: EXEMPTIONS.find((e) => text.includes(`(${e})`)), links });
     });
   return rules;
+}
+
+/** Each link of a rule's row whose file does not cite the rule's ID (a folder cites nothing, so cannot be linked). */
+function driftingLinks(rules: Map<string, Rule>): { checked: number; drifting: string[] } {
+  const cited = new Map<string, Set<string>>();
+  const citedIn = (path: string): Set<string> => {
+    let ids = cited.get(path);
+    if (ids === undefined) {
+      const text = statSync(path).isFile() ? readFileSync(path, 'utf8') : '';
+      ids = new Set([...text.matchAll(CITATION)].map(([id]) => id));
+      cited.set(path, ids);
+    }
+    return ids;
+  };
+  let checked = 0;
+  const drifting: string[] = [];
+  for (const { id, line, links } of rules.values()) {
+    for (const path of links) {
+      checked += 1;
+      if (!citedIn(path).has(id)) drifting.push(`${id}  ${CATALOGUE}:${line} → ${path}`);
+    }
+  }
+  return { checked, drifting };
 }
 
 /** A document cited by name, as `README.md` (capitalised, by convention). */
@@ -147,6 +175,13 @@ if (bare.length > 0) {
     bare.map(({ id, where }) => `${id} → DD-${id.slice(1)}  ${where}`),
   );
 }
+const links = driftingLinks(rules);
+if (links.drifting.length > 0) {
+  report += list(
+    `rules: ${links.drifting.length} link(s) in ${CATALOGUE} to a file that does not cite the row's ID (cite it where the rule is enforced or in the covering test's name, or link the file that does):`,
+    links.drifting,
+  );
+}
 const absentDocuments = missingDocuments();
 if (absentDocuments.length > 0) {
   report += list(
@@ -177,5 +212,5 @@ if (report !== '') {
 const exempt = [...rules.values()].filter((r) => r.exemption !== undefined).map((r) => r.id);
 console.log(
   `rules: ${rules.size} defined, ${citedByTests.size} cited by tests, ${exempt.length} decisions not tested ` +
-    `(${exempt.join(', ')}), 0 undefined citations`,
+    `(${exempt.join(', ')}), ${links.checked} links checked, 0 undefined citations`,
 );

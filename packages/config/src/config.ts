@@ -39,6 +39,7 @@ const envSchema = z.object({
   PORTAL_CLIENT_SECRET: z.string().min(32, 'use at least 32 random characters').optional(),
   TOKEN_TTL_SECONDS: seconds(ONE_YEAR),
   REFRESH_TOKEN_TTL_SECONDS: seconds(ONE_YEAR),
+  // DD-4's grace window; 0 turns it off, so every reuse revokes the family (RG-04).
   REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   EXPIRES_IN_AS_NUMBER: flag(false),
   GRAPHQL_INTROSPECTION: flag(true),

@@ -65,7 +65,7 @@ function isUnavailableCause(e: Error): boolean {
 
 /**
  * D-10: true when the error says the database (SQLite or PostgreSQL) cannot serve right now
- * (down, restarting, overloaded, too slow), so the caller answers 503 with Retry-After rather
+ * (down, restarting (R-05), overloaded, too slow), so the caller answers 503 with Retry-After rather
  * than a 4xx that would make a client drop valid credentials. False for errors of the
  * request itself (a constraint violation, a syntax error). Follows `cause` chains and the
  * `errors` of an AggregateError (a refused connection to a host with several addresses).

@@ -33,7 +33,11 @@ export type GraphqlHandler = Handler<IncomingMessage, ApiContext> & { fast: Fast
  * changes: a request that is not well formed or fails validation or variable coercion is 400
  * with `application/graphql-response+json` (200 with `application/json`). The 2026 draft
  * makes these 422, and partial success 294; we stay on graphql-http's rules until it and its
- * audit move (D-7).
+ * audit move (D-7). So graphql-http answers 400 for a body that is not JSON (GQ-13), a raw newline
+ * in the `query` string included (GQ-11; escaped, it parses: GQ-12), a misspelt `query` key or a
+ * `query` or `variables` of the wrong type (GQ-14), a batch (GQ-15), a document that does not parse
+ * (GQ-16) and several operations without `operationName` (GQ-27); NUL or lone surrogates in a query
+ * end in one of these answers or a 200, never a 5xx (GQ-30).
  */
 export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHandler {
   const rules = validationRules({ introspection: options.introspection });

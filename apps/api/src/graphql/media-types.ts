@@ -30,7 +30,7 @@ function memoized<T>(compute: (value: string) => T): (value: string) => T {
   };
 }
 
-/** The first acceptable entry of Accept decides (graphql-http ignores q weights); null: 406. */
+/** The first acceptable entry of Accept decides (graphql-http ignores q weights); null: 406 (GQ-20). */
 const negotiate = memoized((accept: string): ResponseMediaType | null => {
   for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
     const [type, ...params] = entry.split(';');
@@ -51,7 +51,10 @@ export function responseMediaType(accept: string | undefined): ResponseMediaType
   return negotiate(accept || '*/*');
 }
 
-/** graphql-http's test for a POST body it reads: application/json, in UTF-8 (stated or assumed). */
+/**
+ * graphql-http's test for a POST body it reads: application/json, in UTF-8 (stated or assumed). Any
+ * other is 415, which also keeps out the cross-site "simple" requests a form can send (GQ-18).
+ */
 export const isJsonBodyType = memoized((contentType: string): boolean => {
   const [type, charset = 'charset=utf-8'] = contentType.replace(/\s/g, '').toLowerCase().split(';');
   return type === APPLICATION_JSON && charset === 'charset=utf-8';

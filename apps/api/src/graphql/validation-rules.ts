@@ -3,11 +3,13 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, specifiedRules, type ValidationContext, type ValidationRule } from './graphql-js.ts';
 
-/** Limits checked before execution (GQ-22..GQ-26). Generous for the one-field schema, tight for abuse. */
+/** Limits checked before execution (GQ-22, GQ-26). Generous for the one-field schema, tight for abuse. */
 export const LIMITS = {
   /** graphql-js stops lexing past this many tokens (GQ-22); GraphiQL's introspection query has about 200. */
   maxTokens: 2000,
+  /** GQ-23: deeper is 400, never a 500. */
   maxDepth: 10,
+  /** GQ-24: alias bombs and directive floods are 400 (fragment cycles are graphql-js's own rule). */
   maxAliases: 15,
   maxDirectives: 10,
 } as const;

@@ -17,7 +17,11 @@ export type AuthorizeParamName = (typeof AUTHORIZE_PARAMS)[number];
 
 export type AssembledParams = AllowlistedParams<AuthorizeParamName>;
 
-/** The request's parameters from the allowlist (AZ-04, P-01); an empty `state=` is absent (ST-04). */
+/**
+ * The request's parameters from the allowlist (AZ-04, P-01); an empty `state=` is absent (ST-04).
+ * Each is a string, kept as sent (a malformed percent-encoding included), that the checks only compare,
+ * so no character in it can turn a refusal into a 500 (AZ-15).
+ */
 export function assembleAuthorizeParams(query: Record<string, unknown>): AssembledParams {
   return allowlistedParams(query, AUTHORIZE_PARAMS);
 }

@@ -8,7 +8,7 @@ const MAX_CLIENT_ID_LENGTH = 128;
 
 /**
  * Step 1: the client must exist and not be revoked before anything else is considered;
- * without it no redirect URI can be trusted (AZ-01..AZ-04, RV-03).
+ * without it no redirect URI can be trusted (AZ-01, AZ-02, AZ-03, AZ-04, RV-03).
  */
 export async function checkClient(db: Db, { params, duplicates }: AssembledParams): Promise<Client> {
   if (duplicates.has('client_id'))

@@ -1,7 +1,7 @@
 import type { AssembledParams } from './authorize-params.ts';
 import { invalidRequest } from './authorize.errors.ts';
 
-/** ST-03: longer values are refused rather than reflected; 1,000 characters (ST-01) pass. */
+/** ST-03, AZ-14: longer values are refused rather than reflected; 1,000 characters (ST-01) pass. */
 export const MAX_STATE_LENGTH = 4096;
 
 /** RFC 6749 Appendix A.5: state = 1*VSCHAR, VSCHAR = %x20-7E. */

@@ -7,7 +7,7 @@ export interface AllowlistedParams<N extends string> {
 
 /**
  * Builds a protocol endpoint's parameters from an allowlist, so an array or object never
- * reaches a check or the database (AZ-04), and everything else is ignored (P-01). An empty
+ * reaches a check or the database (AZ-04), and everything else is ignored (P-01, AZ-18). An empty
  * value counts as absent (OAuth 2.1 §3.1 "parameters sent without a value MUST be treated as
  * if they were omitted"). Used by /oauth/authorize and /oauth/logout.
  */

@@ -1,7 +1,7 @@
 /**
  * A tagged template for server-rendered pages. Every interpolated value is HTML-escaped
  * unless it is already `SafeHtml` (the output of another `html` template), so user data
- * (client names, emails, error text) can never inject markup (CJ-05). Attribute values must
+ * (client names, descriptions, URLs, emails, error text) can never inject markup (CJ-05, CE-11). Attribute values must
  * be quoted in the template; the escaping covers both quote characters.
  */
 export class SafeHtml {

@@ -1,4 +1,5 @@
-import { UpstreamTimeout, UpstreamUnavailable, type BffHttpError } from '../http/bff.errors.ts';
+import type { HttpError } from '@latchkey/http';
+import { UpstreamTimeout, UpstreamUnavailable } from '../http/bff.errors.ts';
 
 function isTimeout(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
@@ -12,7 +13,7 @@ function isTimeout(err: unknown): boolean {
  * out of time (AbortSignal.timeout), 503 otherwise (refused, reset, not HTTP at all). Never
  * a 500, and never a 401 that would make the SPA drop a session that may be fine.
  */
-export function upstreamFailure(err: unknown, upstream: string): BffHttpError {
+export function upstreamFailure(err: unknown, upstream: string): HttpError {
   if (isTimeout(err)) return new UpstreamTimeout(`The ${upstream} did not answer in time.`, { cause: err });
   return new UpstreamUnavailable(`The ${upstream} is unavailable. Try again shortly.`, { cause: err });
 }

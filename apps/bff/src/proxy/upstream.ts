@@ -68,11 +68,11 @@ const CONNECTION_RESET = 'ECONNRESET';
  * the CPU of fetch (measured for issue 3's proxy benchmark). The time limit is one timer per
  * call rather than AbortSignal.timeout, which costs several times as much per call.
  *
- * Keep-alive race: the upstream (packages/runtime serve.ts, keepAliveTimeout 5 s plus Node's
+ * Keep-alive race: the upstream (packages/process serve.ts, keepAliveTimeout 5 s plus Node's
  * 1 s keepAliveTimeoutBuffer) may close an idle connection just as this agent reuses it; the
  * request then dies with ECONNRESET before any answer. That request is sent once more on a
  * fresh connection, as Node's documentation advises (`request.reusedSocket`). Never after an
- * answer began, never after the time limit, never twice; the one timer still covers both tries.
+ * answer began, never after the time limit, never twice; the one timer still covers both tries (BF-PX-03).
  * The agent sets no idle `timeout`: in Node 24 the agent shortens idle sockets to the server's
  * `Keep-Alive: timeout=` hint minus 1 s only when one is set, and setting one adds a listener
  * per request on this hot path; the single retry handles the race whatever closed the socket.

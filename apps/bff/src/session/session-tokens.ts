@@ -103,6 +103,7 @@ export function sessionTokens(deps: SessionTokensDeps): SessionTokens {
   const { store, sealer, client } = deps;
   const inflight = new Map<string, Promise<IssuedTokens>>();
 
+  // TS-02, BF-TK-01: the tokens live only here, sealed in the server-side session; no answer carries one.
   function seal(tokens: IssuedTokens): SealedTokens {
     return {
       accessToken: sealer.seal(tokens.accessToken),

@@ -12,7 +12,7 @@ export async function findAuthorizationCodeByHash(
 }
 
 /**
- * The single atomic step that makes a code single-use (AC-04): a conditional update, never
+ * The single atomic step that makes a code single-use (AC-04, R-02 across servers): a conditional update, never
  * read-then-write. Returns false when another request consumed it first.
  */
 export async function consumeAuthorizationCode(db: Executor, id: string, at: number): Promise<boolean> {

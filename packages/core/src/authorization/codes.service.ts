@@ -72,18 +72,26 @@ export async function redeemAuthorizationCode(
   input: CodeRedemption,
 ): Promise<TokenPair> {
   const row = await findAuthorizationCodeByHash(db, digest(input.code));
+  // TK-AC-02: never issued; AC-07: a deleted user's codes were deleted with it; AC-06, TK-AC-05: another
+  // client's code is refused before anything is consumed, so it stays usable by its own.
   if (!row || row.client_id !== input.client.id) throw new InvalidGrant('The authorization code is invalid.');
+  // TK-AC-07: authorize always requires redirect_uri, so the exchange must repeat it.
   if (input.redirectUri === undefined) throw new InvalidRequest('redirect_uri is required.');
+  // RU-12, TK-AC-06, CE-04: only the URI used at authorize, even if another is registered; checked before consuming.
   if (input.redirectUri !== row.redirect_uri) throw new InvalidGrant('redirect_uri does not match the authorization request.');
+  // PK-04: a verifier for a code issued without a challenge is a PKCE downgrade.
   if (row.code_challenge === null && input.codeVerifier !== undefined) {
     throw new InvalidRequest('code_verifier was sent but the authorization request had no code_challenge.');
   }
   const now = clock.now();
+  // AC-05, TK-AC-03: a code is refused once its 10 minutes are over.
   if (row.consumed_at === null && Number(row.expires_at) <= now) throw new InvalidGrant('The authorization code expired.');
 
   const outcome = await db.transaction().execute(async (trx) => {
+    // TK-AC-04: a replay finds the code consumed and never gets a second pair, however often it is tried.
     if (!(await consumeAuthorizationCode(trx, row.id, now))) return 'replayed' as const;
     if (row.code_challenge !== null) {
+      // PK-03: a code with a challenge needs its verifier; without one, no token.
       if (input.codeVerifier === undefined || !verifierMatchesChallenge(input.codeVerifier, row.code_challenge)) {
         return 'pkce_failed' as const;
       }

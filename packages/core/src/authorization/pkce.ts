@@ -13,6 +13,7 @@ export function s256(verifier: string): string {
   return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 
+// PK-01, TK-AC-08: the token endpoint's check that the verifier matches the S256 challenge given at authorize.
 /** RFC 7636 §4.6, compared in constant time. */
 export function verifierMatchesChallenge(verifier: string, challenge: string): boolean {
   return isValidPkceValue(verifier) && constantTimeEqual(s256(verifier), challenge);

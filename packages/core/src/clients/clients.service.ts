@@ -139,11 +139,12 @@ export interface ClientChanges extends ClientDetails {
 }
 
 /**
- * Edits a client (issue 19): every field is validated as at creation before anything is
- * written, so a bad one changes nothing. The next /oauth/authorize sees the change. Removing a
- * redirect URL revokes nothing: a code already issued for it still redeems against it (its
- * binding is the code's), and tokens are not tied to a redirect URL. Only the owner may edit;
- * anyone else, and the service's own client, get NotFound. A revoked client cannot be edited.
+ * Edits a client (issue 19): only the fields given change, and the next /oauth/authorize sees
+ * them (CE-01). Every field is validated as at creation before anything is written, so a bad one
+ * changes nothing (CE-06). Removing a redirect URL revokes nothing: a code already issued for it
+ * still redeems against it (its binding is the code's), and tokens are not tied to a redirect URL
+ * (CE-07). Only the owner may edit; anyone else, and the service's own client, get NotFound
+ * (CE-05). A revoked client cannot be edited (CE-08).
  */
 export async function updateClient(
   db: Executor,

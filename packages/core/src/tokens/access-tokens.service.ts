@@ -19,7 +19,8 @@ import { validateName } from '../text.ts';
 /**
  * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
  * is refused before any database read (DD-3). Expired, revoked, revoked-grant, revoked-client
- * and deleted-user tokens all fail as `invalid_token` (GQ-08..GQ-10b).
+ * and deleted-user tokens all fail as `invalid_token` (GQ-08, GQ-10, GQ-10b); a revoked PAT on the
+ * very next request (RV-01).
  */
 export async function authenticateAccessToken(db: Executor, clock: Clock, token: string): Promise<Principal> {
   const prefix = parseToken(token);
@@ -28,6 +29,7 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
   }
   const row = await findLiveAccessTokenByHash(db, digest(token));
   if (!row) throw new InvalidToken('The access token is invalid.');
+  // GQ-10, RV-05: expiry is checked here, on the caller's clock, not by the lookup.
   if (Number(row.expires_at) <= clock.now()) throw new InvalidToken('The access token expired.');
   return {
     tokenId: row.id,
@@ -138,8 +140,8 @@ export async function listAllTokens(db: Executor, clock: Clock, userId?: string)
 
 /**
  * Revokes one of the user's tokens. Revoking an OAuth access token revokes its whole grant,
- * so its refresh token dies with it (RV-02). Idempotent (RV-07). With no `userId` (operator
- * CLI) any token may be revoked.
+ * so its refresh token dies with it (RV-02); nothing else, not even another user's token of the
+ * same client (RV-06). Idempotent (RV-07). With no `userId` (operator CLI) any token may be revoked.
  */
 export async function revokeAccessToken(
   db: Executor,

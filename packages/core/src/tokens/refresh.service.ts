@@ -47,11 +47,14 @@ export async function refreshTokens(
   client: Client,
   refreshToken: string,
 ): Promise<TokenPair> {
+  // TK-RF-02: an unknown or malformed token, RT-07 and TK-RF-05: another client's, are invalid_grant.
   if (!hasTokenShape(refreshToken, TokenPrefix.refreshToken)) throw new InvalidGrant('The refresh token is invalid.');
   const row = await findRefreshTokenByHash(db, digest(refreshToken));
   if (!row || row.client_id !== client.id) throw new InvalidGrant('The refresh token is invalid.');
+  // RT-09, TK-RF-02: a grant revoked by any path (its token revoked on the API tokens page) ends its refresh.
   if (row.grant_revoked_at !== null) throw new InvalidGrant('The refresh token was revoked.');
   const now = clock.now();
+  // RT-11: unused past REFRESH_TOKEN_TTL_SECONDS; a rotation starts a new period (the child has its own expiry).
   if (row.consumed_at === null && Number(row.expires_at) <= now) throw new InvalidGrant('The refresh token expired.');
   const graceMs = (policy.refreshReuseGraceSeconds ?? 0) * 1000;
   const grant = {
@@ -63,6 +66,7 @@ export async function refreshTokens(
   };
 
   const outcome = await db.transaction().execute(async (trx) => {
+    // RT-01, RT-03: one conditional update decides the single winner, which gets a new, different pair.
     if (await consumeRefreshToken(trx, row.id, now)) {
       // A sibling of this token (forked by a grace reuse) was redeemed first: reuse (HD-07).
       if (row.parent_id !== null && !(await claimRotationOfChild(trx, row.parent_id, row.id))) return 'reused' as const;
@@ -75,6 +79,7 @@ export async function refreshTokens(
     return 'reused' as const;
   });
   if (outcome === 'reused') {
+    // D-4, RT-04, RT-05: reuse after the window (or with it off) revokes the family, used successor or not.
     await markGrantRevoked(db, row.grant_id, now);
     throw new InvalidGrant('The refresh token was already used.');
   }

@@ -54,6 +54,8 @@ const compiledLookups = new WeakMap<Executor, string>();
  * The hot-path lookup for every API call: one indexed read by digest that already excludes
  * revoked tokens, tokens of revoked grants and tokens of revoked clients (DD-5: no cache, so a
  * committed revocation is seen by the very next request). Expiry is checked by the caller's clock.
+ * So a token revoked in any way fails at once (GQ-09), and no request that starts after a
+ * revocation commits succeeds, on any instance, under load (RV-04, R-01).
  */
 export async function findLiveAccessTokenByHash(
   db: Executor,

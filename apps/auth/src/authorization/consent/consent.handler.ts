@@ -34,7 +34,7 @@ export function consentHandler(deps: AuthDeps) {
     markRedirectVerified(res, pending);
 
     if (form.data.decision === 'deny') {
-      // OR-05: to the registered URI only, which belongs to a verified client.
+      // OR-05, AZ-21: access_denied with state, to the registered URI only, which belongs to a verified client.
       redirectWithError(
         res,
         deps.config.auth.url,

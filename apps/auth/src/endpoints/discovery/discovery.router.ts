@@ -3,7 +3,10 @@ import type { AuthDeps } from '../../deps.ts';
 
 export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
 
-/** RFC 8414 §2 metadata. Only what this server actually does is advertised. */
+/**
+ * RFC 8414 §2 metadata. Only what this server actually does is advertised: the documented
+ * interface and what DD-2 adds to it.
+ */
 export function authorizationServerMetadata(issuer: string, portalUrl: string) {
   const clientAuthMethods = ['client_secret_post', 'client_secret_basic'];
   return {
@@ -13,7 +16,7 @@ export function authorizationServerMetadata(issuer: string, portalUrl: string) {
     revocation_endpoint: `${issuer}/oauth/revoke`,
     // OpenID Connect Core §5.3, which the sign-in libraries read the user from (CL-02).
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
-    // OpenID RP-Initiated Logout 1.0 §2.1: where a client sends the browser to sign out.
+    // OpenID RP-Initiated Logout 1.0 §2.1: where a client sends the browser to sign out (SO-05).
     end_session_endpoint: `${issuer}/oauth/logout`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
@@ -22,7 +25,7 @@ export function authorizationServerMetadata(issuer: string, portalUrl: string) {
     revocation_endpoint_auth_methods_supported: clientAuthMethods,
     // RFC 9700 §2.1.1: advertising S256 is how clients detect PKCE support (PK-10).
     code_challenge_methods_supported: ['S256'],
-    // RFC 9207 §3: clients may rely on `iss` in every authorization response.
+    // RFC 9207 §3: clients may rely on `iss` in every authorization response (oauth4webapi checks it: CL-04).
     authorization_response_iss_parameter_supported: true,
     // RFC 8414 §2: where developers read how to use this server: the developer portal.
     service_documentation: `${portalUrl}/`,

@@ -8,9 +8,11 @@ const FAILURE = 'oauthClientFailure';
 
 /**
  * Client authentication (RFC 6749 §2.3.1, §3.2.1), step 1: checks the credentials and keeps
- * the outcome for the steps after it. Missing credentials, an unknown client, a wrong secret
- * and a revoked client all end as the same `invalid_client` (CA-02); core does the same work
- * for the last three and compares digests in constant time (CA-08). An outage is thrown at
+ * the outcome for the steps after it. Missing credentials, or half of them (TK-09), an unknown
+ * client, a wrong secret and a revoked client all end as the same `invalid_client` (CA-02, TK-10);
+ * core does the same work for the last three and compares digests in constant time (CA-08). So a
+ * code or refresh token of a revoked client fails here, before its grant is read (AC-08, RT-08,
+ * TK-RF-03). An outage is thrown at
  * once (503, D-10), a bug too (500). The failure is answered only by `requireAuthenticatedClient`, after the
  * per-client failure limit has seen whether these credentials were right (HD-01).
  */

@@ -53,12 +53,12 @@ function countAuthorizationHeaders(rawHeaders: readonly string[]): number {
 /**
  * Reads how the client claims to authenticate (RFC 6749 §2.3.1, OAuth 2.1 §2.4.1).
  * - `client_secret_basic` from an `Authorization: Basic` header, or `client_secret_post` from
- *   the form body. Never the query string (CA-05).
- * - Both at once is refused (OAuth 2.1 §2.4: one method per request; CA-04), and so is a body
+ *   the form body (CA-01). Never the query string (CA-05).
+ * - Both at once is refused (OAuth 2.1 §2.4: one method per request; CA-04, TK-12), and so is a body
  *   `client_id` that names another client than the header (CA-06).
  * - `Authorization: Bearer` is accepted and ignored (D-2): the documented refresh
- *   request carries the often-expired access token there. It is never a client credential and
- *   never logged. Other schemes are ignored the same way.
+ *   request carries the often-expired access token there, live or not (TK-RF-09, TK-RF-10). It is
+ *   never a client credential (TK-RF-11) and never logged. Other schemes are ignored the same way.
  * - Node keeps only the first of repeated Authorization headers, so repeats are refused rather
  *   than guessed at.
  */

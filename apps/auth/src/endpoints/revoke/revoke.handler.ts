@@ -11,7 +11,8 @@ import { revokeParams } from './revoke.schema.ts';
  * alone: §2.1 would have the server refuse it, but a distinct answer would tell the caller
  * that the value is a live token of someone else (RV-08), so the answer does not depend on
  * whose token it was. The answer is `{}` as JSON rather than an empty body: RFC 7009 allows
- * either, and client libraries that parse every answer as JSON (simple-oauth2) need the former (CL-01).
+ * either, and client libraries that parse every answer as JSON (simple-oauth2, whose revokeAll() calls
+ * it twice: CL-05) need the former (CL-01).
  */
 export function revokeToken(deps: AuthDeps): RequestHandler {
   return async (_req, res) => {

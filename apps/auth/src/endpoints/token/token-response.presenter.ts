@@ -8,9 +8,11 @@ export interface TokenResponseBody {
 }
 
 /**
- * RFC 6749 §5.1 in the shape the documented interface (docs/integrating.md) shows. `expires_in` is a string of decimal
- * digits, the type the service's documentation gives it (D-1); EXPIRES_IN_AS_NUMBER switches
- * it to the JSON number strict RFC 6749 clients expect.
+ * RFC 6749 §5.1 in the shape the documented interface (docs/integrating.md) shows: a Bearer pair of
+ * token68-safe tokens (TK-OK-01). `expires_in` is the access token's own lifetime (TK-OK-03), as a
+ * string of decimal digits, the type the service's documentation gives it (D-1, TK-OK-02);
+ * EXPIRES_IN_AS_NUMBER switches it to the JSON number strict RFC 6749 clients expect. openid-client 6
+ * takes either (CL-08).
  */
 export function presentTokenResponse(pair: TokenPair, expiresInAsNumber: boolean): TokenResponseBody {
   return {

@@ -17,7 +17,10 @@ function isSupportedGrant(grantType: string): grantType is keyof typeof grants {
   return Object.hasOwn(grants, grantType);
 }
 
-/** Dispatches on `grant_type` (RFC 6749 §5.2: missing is invalid_request, unknown is unsupported_grant_type). */
+/**
+ * Dispatches on `grant_type` (RFC 6749 §5.2: missing is invalid_request, TK-07; unknown is
+ * unsupported_grant_type, TK-08). A success is 200 JSON, no-store like every answer of the router (AC-01).
+ */
 export function issueTokens(deps: AuthDeps): RequestHandler {
   return async (_req, res) => {
     const params = paramsOf(res);

@@ -23,12 +23,12 @@ export const GrantType = {
 
 /** RFC 6749 §4.1.3. Whether `redirect_uri` is required is core's rule (it always is here). */
 export const authorizationCodeParams = z.object({
-  code: z.string(),
+  code: z.string(), // TK-AC-01: a missing code is invalid_request
   redirect_uri: z.string().optional(),
   code_verifier: z.string().optional(),
 });
 
 /** RFC 6749 §6. */
 export const refreshTokenParams = z.object({
-  refresh_token: z.string(),
+  refresh_token: z.string(), // TK-RF-01: a missing refresh_token is invalid_request
 });

@@ -58,8 +58,8 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
 
 /**
  * The consent page names the client and its owner; buttons "Allow" and "Deny". Issue 19 adds what
- * the developer registered (description, homepage, policies), a note for a loopback redirect
- * URL, and "Not you? Switch account". Every value is escaped (CJ-05, CE-11).
+ * the developer registered (description, homepage, policies), each only when given, a note for a
+ * loopback redirect URL (CE-09), and "Not you? Switch account". Every value is escaped (CJ-05, CE-11).
  */
 export function consentPage(view: ConsentView): SafeHtml {
   const hostUnicode =

@@ -7,7 +7,7 @@ import { Time } from '../../../components/time.tsx';
 import { useApplications, type AuthorizedApplication } from '../api/get-applications.ts';
 import { useRevokeApplication } from '../api/revoke-application.ts';
 
-/** The third-party applications the user authorized, one row each, with Revoke access (AA-01). */
+/** The third-party applications the user authorized, one row each, with Revoke access (AA-01, AA-09). */
 export function ApplicationsList() {
   const applications = useApplications();
   const revoke = useRevokeApplication();
