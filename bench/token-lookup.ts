@@ -131,6 +131,7 @@ async function loadTokens(db: Db, userId: string, rows: number, probes: readonly
             expires_at: now + YEAR_MS,
             revoked_at: null,
             last_used_at: null,
+            scope: 'profile email',
           });
         }
         await trx.insertInto('access_tokens').values(values).execute();

@@ -3,3 +3,4 @@ export * from './admin.ts';
 export * from './limits.ts';
 export * from './client-urls.ts';
 export * from './pages.ts';
+export * from './scopes.ts';

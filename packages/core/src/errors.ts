@@ -9,6 +9,7 @@ export const ErrorCode = {
   invalidClient: 'invalid_client',
   invalidGrant: 'invalid_grant',
   unsupportedGrantType: 'unsupported_grant_type',
+  invalidScope: 'invalid_scope',
   invalidToken: 'invalid_token',
   validationFailed: 'validation_failed',
   notFound: 'not_found',
@@ -50,6 +51,12 @@ export class InvalidClient extends DomainError {
 export class InvalidGrant extends DomainError {
   readonly status = 400;
   readonly code = ErrorCode.invalidGrant;
+}
+
+/** RFC 6749 §5.2 `invalid_scope`: unknown, not allowed for the client, or wider than the grant (SC-02, SC-04). */
+export class InvalidScope extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.invalidScope;
 }
 export class UnsupportedGrantType extends DomainError {
   readonly status = 400;

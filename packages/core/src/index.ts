@@ -32,7 +32,7 @@ export type { ClientChanges, NewClient, CreatedClient, FirstPartyClient } from '
 export { validateRedirectUriForRegistration } from './clients/redirect-uri.ts';
 export { presentClient } from './clients/client.presenter.ts';
 
-export { hasConsented, recordConsent } from './authorization/consents.service.ts';
+export { consentedScopes, hasConsented, recordConsent } from './authorization/consents.service.ts';
 export { listAuthorizedApplications, revokeApplicationAccess } from './authorization/applications.service.ts';
 export {
   issueAuthorizationCode,

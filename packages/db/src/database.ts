@@ -32,12 +32,16 @@ export interface ClientsTable {
   require_pkce: number;
   created_at: number;
   revoked_at: number | null;
+  /** SC-03: the scopes the client gets when it sends no `scope` (RFC 7591 §2), space-delimited. */
+  scope: string;
 }
 
 export interface ConsentsTable {
   user_id: string;
   client_id: string;
   created_at: number;
+  /** SC-05: every scope the user has approved for this client, space-delimited. */
+  scope: string;
 }
 
 /** One authorization: the code and every access and refresh token issued from it (a token family). */
@@ -47,6 +51,8 @@ export interface GrantsTable {
   client_id: string;
   created_at: number;
   revoked_at: number | null;
+  /** SC-04: what the user granted in this authorization; a refresh may narrow a token, never widen this. */
+  scope: string;
 }
 
 export interface AuthorizationCodesTable {
@@ -60,6 +66,8 @@ export interface AuthorizationCodesTable {
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
+  /** The scopes approved for this code, copied to the grant and the first access token. */
+  scope: string;
 }
 
 export interface AccessTokensTable {
@@ -75,6 +83,8 @@ export interface AccessTokensTable {
   expires_at: number;
   revoked_at: number | null;
   last_used_at: number | null;
+  /** What this token may do (SC-06): an OAuth token's grant scope or less, a PAT's chosen scopes. */
+  scope: string;
 }
 
 export interface RefreshTokensTable {

@@ -31,6 +31,7 @@ async function client(ownerId: string, id = `cli_${(serial += 1)}`) {
       require_pkce: 0,
       created_at: T,
       revoked_at: null,
+      scope: 'profile email',
     })
     .execute();
   return id;
@@ -114,7 +115,7 @@ describe(`DD-6 engine parity: ${testEngine()}`, () => {
     for (let i = 0; i < 2; i += 1) {
       await db
         .insertInto('consents')
-        .values({ user_id: owner, client_id: app, created_at: T })
+        .values({ user_id: owner, client_id: app, created_at: T, scope: 'profile' })
         .onConflict((oc) => oc.columns(['user_id', 'client_id']).doNothing())
         .execute();
     }

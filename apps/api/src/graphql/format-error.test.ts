@@ -35,6 +35,7 @@ const principal: Principal = {
   userEmail: 'test@example.test',
   clientId: null,
   firstParty: false,
+  scopes: ['profile', 'email'],
 };
 
 async function run(query: string, logger = capturingLogger()) {

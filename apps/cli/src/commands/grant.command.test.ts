@@ -22,7 +22,7 @@ async function authorize(email: string): Promise<TokenPair> {
   return sandbox.withDb(async (db) => {
     const user = (await findUserByEmail(db, email))!;
     const client = (await findClient(db, clientId))!;
-    await recordConsent(db, systemClock, user.id, client.id);
+    await recordConsent(db, systemClock, user.id, client.id, client.scopes);
     const code = await issueAuthorizationCode(db, systemClock, {
       client,
       userId: user.id,

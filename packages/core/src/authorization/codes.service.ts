@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { formatScope, storedScopes, type Scope } from '@latchkey/contracts';
 import { digest } from '@latchkey/credentials';
 import type { Db } from '@latchkey/db';
 import type { Client } from '../clients/client.ts';
@@ -19,6 +20,8 @@ export interface CodeRequest {
   userId: string;
   redirectUri: string;
   codeChallenge: string | null;
+  /** What the user approved (SC-04): held by the grant, the code and the first access token; the client's default when unset (SC-03). */
+  scopes?: readonly Scope[] | undefined;
 }
 
 /**
@@ -30,7 +33,15 @@ export async function issueAuthorizationCode(db: Db, clock: Clock, request: Code
   const now = clock.now();
   const grantId = newId(IdPrefix.grant);
   await db.transaction().execute(async (trx) => {
-    await insertGrant(trx, { id: grantId, user_id: request.userId, client_id: request.client.id, created_at: now, revoked_at: null });
+    const scope = formatScope(request.scopes ?? request.client.scopes);
+    await insertGrant(trx, {
+      id: grantId,
+      user_id: request.userId,
+      client_id: request.client.id,
+      created_at: now,
+      revoked_at: null,
+      scope,
+    });
     await insertAuthorizationCode(trx, {
       id: newId(IdPrefix.code),
       code_hash: digest(code),
@@ -42,6 +53,7 @@ export async function issueAuthorizationCode(db: Db, clock: Clock, request: Code
       created_at: now,
       expires_at: now + CODE_TTL_MS,
       consumed_at: null,
+      scope,
     });
   });
   return code;
@@ -101,6 +113,7 @@ export async function redeemAuthorizationCode(
       clientId: input.client.id,
       clientName: input.client.name,
       userId: row.user_id,
+      scopes: storedScopes(row.scope),
     });
   });
   if (outcome === 'replayed') {

@@ -1,19 +1,21 @@
 import type { Executor } from '@latchkey/db';
 
-export async function findConsent(db: Executor, userId: string, clientId: string): Promise<boolean> {
+/** The scopes the user has approved for this client (space-delimited), or undefined if never asked. */
+export async function findConsentScope(db: Executor, userId: string, clientId: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('consents')
-    .select('created_at')
+    .select('scope')
     .where('user_id', '=', userId)
     .where('client_id', '=', clientId)
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.scope;
 }
 
-export async function insertConsent(db: Executor, userId: string, clientId: string, at: number): Promise<void> {
+/** Stores the approved scopes; the caller passes the union with what was approved before. */
+export async function upsertConsent(db: Executor, userId: string, clientId: string, scope: string, at: number): Promise<void> {
   await db
     .insertInto('consents')
-    .values({ user_id: userId, client_id: clientId, created_at: at })
-    .onConflict((oc) => oc.columns(['user_id', 'client_id']).doNothing())
+    .values({ user_id: userId, client_id: clientId, created_at: at, scope })
+    .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ scope }))
     .execute();
 }

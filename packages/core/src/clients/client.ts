@@ -1,3 +1,4 @@
+import { storedScopes, type Scope } from '@latchkey/contracts';
 import type { ClientsTable } from '@latchkey/db';
 
 export interface Client {
@@ -17,6 +18,8 @@ export interface Client {
   secretLast4: string;
   firstParty: boolean;
   requirePkce: boolean;
+  /** SC-03: what the client gets when its authorization request has no `scope` (RFC 7591 §2 `scope`). */
+  scopes: Scope[];
   createdAt: number;
   revokedAt: number | null;
 }
@@ -35,6 +38,7 @@ export function clientRowToClient(row: ClientsTable): Client {
     secretLast4: row.secret_last4,
     firstParty: Number(row.first_party) === 1,
     requirePkce: Number(row.require_pkce) === 1,
+    scopes: storedScopes(row.scope),
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };

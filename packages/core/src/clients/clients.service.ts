@@ -1,3 +1,4 @@
+import { ALL_SCOPES, formatScope, THIRD_PARTY_SCOPES } from '@latchkey/contracts';
 import { constantTimeEqual, digest, generateToken, lastFour, TokenPrefix } from '@latchkey/credentials';
 import type { ClientsTable, Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
@@ -112,6 +113,8 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     secret_last4: lastFour(clientSecret),
     first_party: 0,
     require_pkce: input.requirePkce ? 1 : 0,
+    // SC-03: a third-party client may ask for, and gets by default, every third-party scope.
+    scope: formatScope(THIRD_PARTY_SCOPES),
     created_at: clock.now(),
     revoked_at: null,
   };
@@ -236,6 +239,8 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     post_logout_redirect_uri: spec.postLogoutRedirectUri,
     secret_hash: digest(spec.secret),
     secret_last4: lastFour(spec.secret),
+    // SC-01: the portal's own client is the one that may hold `account`.
+    scope: formatScope(ALL_SCOPES),
   };
   await upsertProvisionedClient(db, {
     id: spec.id,

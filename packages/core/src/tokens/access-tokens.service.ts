@@ -1,4 +1,4 @@
-import { MAX_TOKEN_LIFETIME_DAYS } from '@latchkey/contracts';
+import { formatScope, MAX_TOKEN_LIFETIME_DAYS, SCOPES, storedScopes, THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
 import { digest, generateToken, lastFour, parseToken, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
@@ -39,6 +39,7 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
     userEmail: row.user_email,
     clientId: row.client_id,
     firstParty: row.kind === 'oauth' && Number(row.first_party) === 1,
+    scopes: storedScopes(row.scope),
   };
 }
 
@@ -53,6 +54,8 @@ export interface NewPersonalAccessToken {
    * stored. Unset (the operators' CLI): no cap.
    */
   maxActive?: number | undefined;
+  /** SC-07: what the token may do; every third-party scope when unset. */
+  scopes?: readonly Scope[] | undefined;
 }
 
 function tokenLimitReached(cap: number): LimitReached {
@@ -83,6 +86,13 @@ export async function createPersonalAccessToken(
   }
   if (expiresAt > now + MAX_LIFETIME_MS)
     throw new ValidationFailed('expires_at', 'The expiration must be within 5 years.');
+  const scopes = input.scopes ?? THIRD_PARTY_SCOPES;
+  // SC-07: at least one scope, and only what a third party may hold (`account` is the portal's own).
+  if (scopes.length === 0) throw new ValidationFailed('scopes', 'Choose at least one scope.');
+  const forbidden = scopes.filter((s) => !SCOPES[s].thirdParty);
+  if (forbidden.length > 0) {
+    throw new ValidationFailed('scopes', `A personal access token cannot have the ${forbidden.join(', ')} scope.`);
+  }
   const token = generateToken(TokenPrefix.personalAccessToken);
   const row = {
     id: newId(IdPrefix.accessToken),
@@ -97,6 +107,7 @@ export async function createPersonalAccessToken(
     expires_at: expiresAt,
     revoked_at: null,
     last_used_at: null,
+    scope: formatScope(scopes),
   };
   if (input.maxActive === undefined) {
     await insertAccessToken(db, row);

@@ -1,3 +1,4 @@
+import { formatScope, type Scope } from '@latchkey/contracts';
 import { digest, generateToken, lastFour, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
 import { IdPrefix, newId } from '../ids.ts';
@@ -14,6 +15,8 @@ export interface GrantRef {
   clientId: string;
   clientName: string;
   userId: string;
+  /** The new access token's scopes: the grant's, or fewer when a refresh narrowed them (SC-04). */
+  scopes: readonly Scope[];
   /** The refresh token this pair rotates (refresh grant); absent for a code exchange. */
   parentRefreshTokenId?: string;
 }
@@ -44,6 +47,7 @@ export async function issueTokenPair(
     expires_at: now + lifetimes.tokenTtlSeconds * 1000,
     revoked_at: null,
     last_used_at: null,
+    scope: formatScope(grant.scopes),
   });
   await insertRefreshToken(trx, {
     id: newId(IdPrefix.refreshToken),
@@ -58,5 +62,5 @@ export async function issueTokenPair(
     grace_reused_at: null,
     used_child_id: null,
   });
-  return { accessToken, refreshToken, expiresIn: lifetimes.tokenTtlSeconds };
+  return { accessToken, refreshToken, expiresIn: lifetimes.tokenTtlSeconds, scopes: [...grant.scopes] };
 }

@@ -1,9 +1,10 @@
+import { coversScopes, storedScopes, type Scope } from '@latchkey/contracts';
 import { digest, hasTokenShape, TokenPrefix } from '@latchkey/credentials';
 import type { Db } from '@latchkey/db';
 import { markGrantRevoked } from '../authorization/grants.repository.ts';
 import type { Client } from '../clients/client.ts';
 import type { Clock } from '../clock.ts';
-import { InvalidGrant } from '../errors.ts';
+import { InvalidGrant, InvalidScope } from '../errors.ts';
 import { issueTokenPair, type TokenLifetimes } from './issue-token-pair.ts';
 import type { TokenPair } from './token.ts';
 import {
@@ -46,6 +47,8 @@ export async function refreshTokens(
   policy: RefreshPolicy,
   client: Client,
   refreshToken: string,
+  /** SC-04: the `scope` of the request, parsed; a subset of the grant's narrows the new access token. */
+  requestedScopes?: readonly Scope[],
 ): Promise<TokenPair> {
   // TK-RF-02: an unknown or malformed token, RT-07 and TK-RF-05: another client's, are invalid_grant.
   if (!hasTokenShape(refreshToken, TokenPrefix.refreshToken)) throw new InvalidGrant('The refresh token is invalid.');
@@ -56,6 +59,11 @@ export async function refreshTokens(
   const now = clock.now();
   // RT-11: unused past REFRESH_TOKEN_TTL_SECONDS; a rotation starts a new period (the child has its own expiry).
   if (row.consumed_at === null && Number(row.expires_at) <= now) throw new InvalidGrant('The refresh token expired.');
+  const granted = storedScopes(row.grant_scope);
+  // SC-04 (RFC 6749 §6): a refresh may ask for less than the grant, never more; nothing is consumed.
+  if (requestedScopes !== undefined && !coversScopes(granted, requestedScopes)) {
+    throw new InvalidScope('The requested scope is wider than what was granted.');
+  }
   const graceMs = (policy.refreshReuseGraceSeconds ?? 0) * 1000;
   const grant = {
     grantId: row.grant_id,
@@ -63,6 +71,7 @@ export async function refreshTokens(
     clientName: client.name,
     userId: row.user_id,
     parentRefreshTokenId: row.id,
+    scopes: requestedScopes === undefined || requestedScopes.length === 0 ? granted : requestedScopes,
   };
 
   const outcome = await db.transaction().execute(async (trx) => {

@@ -1,3 +1,4 @@
+import { storedScopes, type Scope } from '@latchkey/contracts';
 import type { AccessTokenListRow } from './tokens.repository.ts';
 
 export type TokenStatus = 'active' | 'expired' | 'revoked';
@@ -14,6 +15,8 @@ export interface TokenSummary {
   lastUsedAt: number | null;
   revokedAt: number | null;
   status: TokenStatus;
+  /** What the token may do (SC-06), in registry order. */
+  scopes: Scope[];
 }
 
 /** The token's user, as the API sees it after authentication. */
@@ -24,8 +27,10 @@ export interface Principal {
   userName: string;
   userEmail: string;
   clientId: string | null;
-  /** True only for access tokens issued to the portal's own client (DD-8). */
+  /** True only for access tokens issued to the portal's own client. */
   firstParty: boolean;
+  /** What the token may do (SC-06): the API and /account/* check these, not the token's kind. */
+  scopes: Scope[];
 }
 
 /** The OAuth token response (RFC 6749 §5.1) before presentation. */
@@ -33,6 +38,8 @@ export interface TokenPair {
   accessToken: string;
   refreshToken: string;
   expiresIn: number;
+  /** The access token's scopes, for the response's `scope` (RFC 6749 §5.1, SC-04). */
+  scopes: Scope[];
 }
 
 export function tokenRowToSummary(row: AccessTokenListRow, now: number): TokenSummary {
@@ -50,5 +57,6 @@ export function tokenRowToSummary(row: AccessTokenListRow, now: number): TokenSu
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
     revokedAt: revokedAt === null ? null : Number(revokedAt),
     status,
+    scopes: storedScopes(row.scope),
   };
 }

@@ -18,6 +18,7 @@ export interface AccessTokenAuthRow {
   user_name: string;
   user_email: string;
   first_party: number | null;
+  scope: string;
 }
 
 /**
@@ -40,6 +41,7 @@ function liveAccessTokenQuery(db: Executor, tokenHash: string) {
       'u.name as user_name',
       'u.email as user_email',
       'c.first_party',
+      't.scope',
     ])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
@@ -75,6 +77,8 @@ export async function findLiveAccessTokenByHash(
 
 export interface RefreshTokenRow extends RefreshTokensTable {
   grant_revoked_at: number | null;
+  /** What the grant holds (SC-04): a refresh may narrow the new access token to less, never more. */
+  grant_scope: string;
 }
 
 export async function findRefreshTokenByHash(db: Executor, tokenHash: string): Promise<RefreshTokenRow | undefined> {
@@ -82,7 +86,7 @@ export async function findRefreshTokenByHash(db: Executor, tokenHash: string): P
     .selectFrom('refresh_tokens as r')
     .innerJoin('grants as g', 'g.id', 'r.grant_id')
     .selectAll('r')
-    .select('g.revoked_at as grant_revoked_at')
+    .select(['g.revoked_at as grant_revoked_at', 'g.scope as grant_scope'])
     .where('r.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -28,6 +28,7 @@ const principal: Principal = {
   userEmail: 'grace@example.test',
   clientId: null,
   firstParty: false,
+  scopes: ['profile', 'email'],
 };
 
 /** The API's schema plus fields that fail in each way a resolver can, and one that is async. */

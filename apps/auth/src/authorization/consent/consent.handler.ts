@@ -44,7 +44,7 @@ export function consentHandler(deps: AuthDeps) {
       );
       return;
     }
-    await recordConsent(deps.db, deps.clock, user.id, client.id);
+    await recordConsent(deps.db, deps.clock, user.id, client.id, client.scopes);
     await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
   };
 }

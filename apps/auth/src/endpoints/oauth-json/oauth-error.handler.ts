@@ -12,6 +12,7 @@ const OAUTH_CODES: ReadonlySet<string> = new Set([
   ErrorCode.invalidRequest,
   ErrorCode.invalidClient,
   ErrorCode.invalidGrant,
+  ErrorCode.invalidScope,
   ErrorCode.unsupportedGrantType,
 ]);
 
