@@ -16,6 +16,7 @@ const POSTGRES_ONLY = '**/*.postgres.test.ts';
  * file belongs here when it imports nothing from test/support/ but tamper.ts and starts nothing.
  */
 const UNIT = [
+  'apps/api/src/graphql/field-scopes.test.ts',
   'apps/api/src/graphql/document-cache.test.ts',
   'apps/api/src/graphql/fast-path/execution-plan.test.ts',
   'apps/api/src/graphql/format-error.test.ts',

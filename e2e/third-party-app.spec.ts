@@ -3,6 +3,7 @@
 // consent form's POST reaches the client's registered origin in Chromium.
 import type { Page } from '@playwright/test';
 import { expectSignInPage, signInWith, createAccountFromSignIn } from './support/accounts.ts';
+import { authPagesShown } from './support/auth-pages.ts';
 import { exampleAppJourney } from './support/example-app.ts';
 import { expect, test } from './support/fixtures.ts';
 import { revoke } from './support/portal.ts';
@@ -81,19 +82,4 @@ async function expectConsent(page: Page, clientName: string, ownerName: string):
   await expect(page.getByText(`by ${ownerName}`)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Allow' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Deny' })).toBeVisible();
-}
-
-/** Pages (HTML documents) the authorization server shows from now on, rather than redirects. */
-function authPagesShown(page: Page, authUrl: string): () => string[] {
-  const shown: string[] = [];
-  page.on('response', (response) => {
-    if (
-      response.request().resourceType() === 'document' &&
-      response.url().startsWith(authUrl) &&
-      response.status() < 300
-    ) {
-      shown.push(new URL(response.url()).pathname);
-    }
-  });
-  return () => shown;
 }

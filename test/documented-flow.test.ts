@@ -58,7 +58,9 @@ describe('the documented flow', () => {
     expect(exchange.headers.get('content-type')).toMatch(/^application\/json/);
     expect(exchange.headers.get('cache-control')).toBe('no-store');
     const tokens = (await exchange.json()) as Record<string, unknown>;
-    expect(Object.keys(tokens).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type']);
+    // SC-03, SC-04: no `scope` was sent, so the client's default, named in the response.
+    expect(Object.keys(tokens).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    expect(tokens.scope).toBe('profile email');
     expect(tokens.token_type).toBe('Bearer');
     // The documented type: a string of decimal digits, in seconds; one year by default.
     expect(tokens.expires_in).toBe('31536000');

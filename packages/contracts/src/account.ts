@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ALL_SCOPES, type Scope } from './scopes.ts';
 
 /**
  * The account API (DD-8), written once: what the authorization server's `/account/*`
@@ -9,6 +10,9 @@ import * as z from 'zod/mini';
 
 /** Times are ISO 8601 in UTC, as `Date.prototype.toISOString` writes them. */
 const instant = z.iso.datetime();
+
+/** What a token or an application may do (SC-07, SC-09): scope names, in registry order (scopes.ts). */
+const scopes = z.array(z.enum(ALL_SCOPES as [Scope, ...Scope[]]));
 
 export const meJson = z.object({
   id: z.string(),
@@ -79,6 +83,7 @@ export const tokenJson = z.object({
   expires_at: instant,
   last_used_at: z.nullable(instant),
   status: z.enum(['active', 'expired', 'revoked']),
+  scopes,
 });
 export type TokenJson = z.infer<typeof tokenJson>;
 
@@ -93,6 +98,8 @@ export interface CreateTokenRequest {
   name: string;
   expires_at?: string | null;
   expires_in_days?: number | null;
+  /** SC-07: at least one third-party scope; every third-party scope when absent. */
+  scopes?: Scope[];
 }
 
 /**
@@ -107,6 +114,8 @@ export const applicationJson = z.object({
   first_authorized_at: instant,
   last_used_at: z.nullable(instant),
   active_grants: z.number(),
+  /** SC-09: what it holds, the union of its active grants' scopes; empty once none is active. */
+  scopes,
 });
 export type ApplicationJson = z.infer<typeof applicationJson>;
 
@@ -127,6 +136,8 @@ export interface AuthorizedApplication {
   lastUsedAt: number | null;
   /** Authorizations (token families) that still hold a working access or refresh token. */
   activeGrants: number;
+  /** The union of the scopes of those authorizations, in registry order (SC-09). */
+  scopes: Scope[];
 }
 
 /** The one presenter of an authorized application, for the account endpoint and the CLI alike. */
@@ -138,6 +149,7 @@ export function toApplicationJson(app: AuthorizedApplication): ApplicationJson {
     first_authorized_at: new Date(app.firstAuthorizedAt).toISOString(),
     last_used_at: app.lastUsedAt === null ? null : new Date(app.lastUsedAt).toISOString(),
     active_grants: app.activeGrants,
+    scopes: app.scopes,
   };
 }
 

@@ -24,8 +24,12 @@ export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
 /** What a third-party client or a personal access token may hold; the default for both. */
 export const THIRD_PARTY_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => SCOPES[s].thirdParty);
 
-/** Names kept for later issues: asking for one is `invalid_scope` until it exists (SC-01). */
-export const RESERVED_SCOPES = ['openid'] as const;
+/**
+ * Names kept for a later issue (OpenID Connect): a request may carry one and is not refused, but it
+ * grants nothing until it is built (SC-01). Sign-in libraries such as Auth.js send
+ * `openid profile email` by default; refusing `openid` would lock them out.
+ */
+export const RESERVED_SCOPES: readonly string[] = ['openid'];
 
 export function isScope(name: string): name is Scope {
   return Object.hasOwn(SCOPES, name);
@@ -46,11 +50,12 @@ export type ParsedScope = { ok: true; scopes: Scope[] } | { ok: false; unknown: 
 
 /**
  * Parses a `scope` parameter (RFC 6749 §3.3: space-delimited, case-sensitive, order and repeats
- * meaningless). Every name must be in the registry: an unknown or reserved one is refused (SC-02).
- * An empty or all-space value parses to no scopes; the caller decides what none means.
+ * meaningless). Every name must be in the registry or reserved: an unknown one is refused (SC-02);
+ * a reserved one is dropped (SC-01). An empty or all-space value, or one of only reserved names,
+ * parses to no scopes; the caller decides what none means.
  */
 export function parseScope(value: string): ParsedScope {
-  const names = value.split(' ').filter((name) => name !== '');
+  const names = value.split(' ').filter((name) => name !== '' && !RESERVED_SCOPES.includes(name));
   const unknown = names.filter((name) => !isScope(name));
   if (unknown.length > 0) return { ok: false, unknown: [...new Set(unknown)] };
   return { ok: true, scopes: sortScopes(names as Scope[]) };

@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import { formatScope, type Scope } from '@latchkey/contracts';
 import { authenticateAccessToken, InvalidToken, type Clock, type Principal } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
@@ -36,6 +37,14 @@ function malformed(reason: string): BearerRejection {
 
 function invalidToken(description: string): BearerRejection {
   return { status: 401, headers: { 'www-authenticate': `${REALM}, error="invalid_token"` }, message: description, code: 'UNAUTHENTICATED' };
+}
+
+/**
+ * SC-06 (RFC 6750 §3.1): the token is valid but lacks a scope the request needs; `scope` names
+ * the ones it lacks, in registry order.
+ */
+export function insufficientScopeChallenge(missing: readonly Scope[]): string {
+  return `${REALM}, error="insufficient_scope", scope="${formatScope(missing)}"`;
 }
 
 /**

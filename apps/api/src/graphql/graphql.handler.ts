@@ -5,8 +5,10 @@ import type { ApiContext } from './api-context.ts';
 import { answerCoercionFailure } from './coercion-failure.ts';
 import { DocumentCache } from './document-cache.ts';
 import { createFastPath, type FastPath } from './fast-path/fast-path.ts';
+import { createRequiredScopes } from './field-scopes.ts';
 import { createFormatError, withoutSuggestions } from './format-error.ts';
 import type { GraphQLSchema } from './graphql-js.ts';
+import { answerScopeRefusal, executeWithinScopes } from './insufficient-scope.ts';
 import { LIMITS, validationRules } from './validation-rules.ts';
 
 export interface GraphqlHandlerOptions {
@@ -50,6 +52,8 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
     ...(options.production ? { mapError: withoutSuggestions } : {}),
   });
   const formatError = createFormatError(options.logger);
+  const scopesOf = createRequiredScopes(options.schema);
+  const coercionFailure = answerCoercionFailure(formatError);
   const handler = createHandler<IncomingMessage, ApiContext, ApiContext>({
     schema: options.schema,
     parse: documents.parse,
@@ -58,8 +62,10 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
     // array per request; the cache validates with `rules` anyway.
     validationRules: () => rules,
     context: (req) => req.context,
-    onOperation: answerCoercionFailure(formatError),
+    // SC-06: scopes are checked after validation (a bad query is still 400) and before execution.
+    execute: executeWithinScopes(scopesOf),
+    onOperation: (req, args, result) => answerScopeRefusal(req, result) ?? coercionFailure(req, args, result),
     formatError,
   });
-  return Object.assign(handler, { fast: createFastPath({ schema: options.schema, documents, formatError }) });
+  return Object.assign(handler, { fast: createFastPath({ schema: options.schema, documents, formatError, scopesOf }) });
 }

@@ -24,8 +24,8 @@ export interface GraphqlRouteDeps {
 /**
  * `/graphql`, in order: credentials syntax (no I/O) → declared body size → token check (one
  * indexed read) → body → the fast path for a POST of a cached, valid document (fast-path/fast-path.ts),
- * else graphql-http (request params, cached parse and validation, execution). Every operation
- * needs a token, so nothing is parsed for an anonymous caller.
+ * else graphql-http (request params, cached parse and validation, the token's scopes (SC-06),
+ * execution). Every operation needs a token, so nothing is parsed for an anonymous caller.
  */
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
@@ -49,8 +49,8 @@ export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res
 
       const fast = deps.graphql.fast(req.headers, read, context);
       if (fast !== undefined) {
-        const [fastBody, status, contentType] = fast instanceof Promise ? await fast : fast;
-        return sendBody(res, status, fastBody, contentType);
+        const [fastBody, status, contentType, headers] = fast instanceof Promise ? await fast : fast;
+        return sendBody(res, status, fastBody, contentType, headers);
       }
     }
 

@@ -1,12 +1,27 @@
-// DD-8 and RFC 6750 §3 at the account endpoints: who may call them, and the shape of every
-// refusal. The endpoints themselves are covered in me/, clients/ and tokens/.
+// DD-8 and SC-08 (the `account` scope, which replaced DD-8's "portal token" check) and RFC 6750 §3
+// at the account endpoints: who may call them, and the shape of every refusal. The endpoints
+// themselves are covered in me/, clients/ and tokens/.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateAccessToken, createPersonalAccessToken, revokeAccessToken, type User } from '@latchkey/core';
+import {
+  authenticateAccessToken,
+  createPersonalAccessToken,
+  findClient,
+  redeemAuthorizationCode,
+  revokeAccessToken,
+  type User,
+} from '@latchkey/core';
 import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { callAccount, issuePortalToken, issueThirdPartyTokens, type AccountCall } from './account.fixture.ts';
+import {
+  callAccount,
+  issuePortalToken,
+  issueThirdPartyTokens,
+  lifetimesOf,
+  type AccountCall,
+} from './account.fixture.ts';
 import { alterChar } from '#test/support/tamper.ts';
+import { makeScopedCode } from '../endpoints/oauth-json/oauth-endpoint.fixture.ts';
 import { anOutage } from '#test/support/faults.ts';
 
 let system: TestSystem;
@@ -62,6 +77,9 @@ function call(endpoint: Endpoint, options: { token?: string; headers?: Record<st
   return callAccount(system, endpoint.method, endpoint.path(), { ...options, json: endpoint.json });
 }
 
+/** RFC 6750 §3.1: the challenge of a valid token without the `account` scope (SC-08). */
+const INSUFFICIENT_SCOPE = 'Bearer realm="account", error="insufficient_scope", scope="account"';
+
 function expectNoStore(res: AccountCall): void {
   expect(res.headers.get('cache-control')).toBe('no-store');
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -86,27 +104,27 @@ afterAll(async () => {
   await system?.close();
 });
 
-describe('DD-8: only the portal’s first-party token is accepted', () => {
+describe('DD-8 SC-08: only a token with the `account` scope (the portal’s own) is accepted', () => {
   for (const endpoint of ENDPOINTS) {
     const label = `${endpoint.method} ${endpoint.label}`;
 
-    it(`${label}: a personal access token gets 403 insufficient_scope and changes nothing`, async () => {
+    it(`SC-08 ${label}: a personal access token gets 403 insufficient_scope and changes nothing`, async () => {
       const before = await snapshot();
       const res = await call(endpoint, { token: pat });
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('insufficient_scope');
       expect(typeof res.body.error_description).toBe('string');
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="insufficient_scope"');
+      expect(res.headers.get('www-authenticate')).toBe(INSUFFICIENT_SCOPE);
       expectNoStore(res);
       expect(await snapshot()).toBe(before);
     });
 
-    it(`${label}: a third-party application's access token gets 403 insufficient_scope and changes nothing`, async () => {
+    it(`SC-08 ${label}: a third-party application's access token gets 403 insufficient_scope and changes nothing`, async () => {
       const before = await snapshot();
       const res = await call(endpoint, { token: thirdPartyToken });
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('insufficient_scope');
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="account", error="insufficient_scope"');
+      expect(res.headers.get('www-authenticate')).toBe(INSUFFICIENT_SCOPE);
       expectNoStore(res);
       expect(await snapshot()).toBe(before);
     });
@@ -131,6 +149,35 @@ describe('DD-8: only the portal’s first-party token is accepted', () => {
       expect(await snapshot()).toBe(before);
     });
   }
+
+  it('SC-08 the scope decides, not the kind of token: PATs and third-party tokens hold no `account`, the portal’s does', async () => {
+    for (const token of [pat, thirdPartyToken]) {
+      expect((await authenticateAccessToken(system.db, system.clock, token)).scopes).not.toContain('account');
+    }
+    expect((await authenticateAccessToken(system.db, system.clock, portalToken)).scopes).toEqual([
+      'profile',
+      'email',
+      'account',
+    ]);
+    const listed = await callAccount(system, 'GET', '/account/tokens', { token: portalToken });
+    expect(listed.status).toBe(200);
+    expect(Array.isArray(listed.body)).toBe(true);
+  });
+
+  it('SC-08 a token of the portal’s own client without `account` gets 403 insufficient_scope too', async () => {
+    const portal = (await findClient(system.db, system.config.portal.clientId))!;
+    const code = await makeScopedCode(system, portal, user, ['profile', 'email']);
+    const { accessToken } = await redeemAuthorizationCode(system.db, system.clock, lifetimesOf(system), {
+      client: portal,
+      code,
+      redirectUri: portal.redirectUris[0]!,
+      codeVerifier: undefined,
+    });
+    const res = await callAccount(system, 'GET', '/account/tokens', { token: accessToken });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('insufficient_scope');
+    expect(res.headers.get('www-authenticate')).toBe(INSUFFICIENT_SCOPE);
+  });
 
   it('a portal token is accepted on every endpoint (P-05: the scheme is case-insensitive)', async () => {
     const res = await callAccount(system, 'GET', '/account/me', {

@@ -32,8 +32,10 @@ export function accountErrorHandler(logger: Logger, realm = 'account'): ErrorReq
       case 'http': {
         const error = kind.error;
         if (error instanceof MissingToken) res.set('WWW-Authenticate', challenge);
-        if (error instanceof MalformedAuthorization || error instanceof InsufficientScope) {
-          res.set('WWW-Authenticate', `${challenge}, error="${error.code}"`);
+        if (error instanceof MalformedAuthorization) res.set('WWW-Authenticate', `${challenge}, error="${error.code}"`);
+        // SC-08, RFC 6750 §3.1: the challenge names the scope the token lacks.
+        if (error instanceof InsufficientScope) {
+          res.set('WWW-Authenticate', `${challenge}, error="${error.code}", scope="${error.scope}"`);
         }
         if (error instanceof MethodNotAllowed) res.set('Allow', error.allow);
         send(res, error.status, { error: error.code, error_description: error.description });

@@ -1,3 +1,4 @@
+import type { Scope } from '@latchkey/contracts';
 import { HttpError } from '@latchkey/http';
 
 // Errors raised at the account endpoints' HTTP edge (not domain rules, which live in core).
@@ -16,10 +17,18 @@ export class MalformedAuthorization extends HttpError {
   readonly code = 'invalid_request';
 }
 
-/** RFC 6750 §3.1 `insufficient_scope`: a valid token that is not the portal's own (DD-8). */
+/**
+ * RFC 6750 §3.1 `insufficient_scope`: a valid token without the scope the request needs (SC-08:
+ * `account`, which only the portal's own tokens hold). `scope` is the challenge's `scope` attribute.
+ */
 export class InsufficientScope extends HttpError {
   readonly status = 403;
   readonly code = 'insufficient_scope';
+  readonly scope: Scope;
+  constructor(description: string, scope: Scope) {
+    super(description);
+    this.scope = scope;
+  }
 }
 
 /** HD-14: more creations (clients and tokens together) than the per-user rate allows; Retry-After says when to try again. */

@@ -20,24 +20,24 @@ export function requireAccessToken(deps: AuthDeps, missing: string): RequestHand
 }
 
 /**
- * DD-8: the account endpoints accept only access tokens issued to the portal's own
- * first-party client. A PAT or a third-party application's token is valid for the API but
- * can never list, create or revoke credentials or authorized applications (AA-07), so it gets
- * 403 `insufficient_scope`.
+ * SC-08 (which replaced DD-8's "portal token" check): the account endpoints need the `account`
+ * scope, which only the portal's own first-party client may hold (SC-01). A PAT or a third-party
+ * application's token is valid for the API but can never list, create or revoke credentials or
+ * authorized applications (AA-07), so it gets 403 `insufficient_scope`.
  */
 export function requirePortalToken(deps: AuthDeps): RequestHandler[] {
   return [
     requireAccessToken(deps, 'Sign in through the portal to use the account endpoints.'),
-    function requireFirstParty(_req: Request, res: Response, next: NextFunction): void {
-      if (!principalOf(res).firstParty) {
-        throw new InsufficientScope('Only the developer portal may manage account credentials.');
+    function requireAccountScope(_req: Request, res: Response, next: NextFunction): void {
+      if (!principalOf(res).scopes.includes('account')) {
+        throw new InsufficientScope('Only the developer portal may manage account credentials.', 'account');
       }
       next();
     },
   ];
 }
 
-/** The authenticated portal user; only valid behind requirePortalToken. */
+/** The authenticated user; only valid behind requireAccessToken (and so requirePortalToken). */
 export function principalOf(res: Response): Principal {
   return res.locals.principal as Principal;
 }

@@ -1,7 +1,8 @@
 import { allowlistedParams, type AllowlistedParams } from '../http/allowlisted-params.ts';
 
 /**
- * The parameters GET /oauth/authorize reads (the documented interface (docs/integrating.md), RFC 7636 §4.3).
+ * The parameters GET /oauth/authorize reads (the documented interface (docs/integrating.md), RFC 7636 §4.3,
+ * RFC 6749 §3.3 `scope`).
  * Everything else is ignored (P-01, OAuth 2.1 §4.1.1 "MUST ignore unrecognized request parameters").
  */
 export const AUTHORIZE_PARAMS = [
@@ -12,6 +13,7 @@ export const AUTHORIZE_PARAMS = [
   'prompt',
   'code_challenge',
   'code_challenge_method',
+  'scope',
 ] as const;
 export type AuthorizeParamName = (typeof AUTHORIZE_PARAMS)[number];
 

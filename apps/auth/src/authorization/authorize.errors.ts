@@ -5,6 +5,7 @@ export const AuthorizationErrorCode = {
   invalidRequest: 'invalid_request',
   unsupportedResponseType: 'unsupported_response_type',
   accessDenied: 'access_denied',
+  invalidScope: 'invalid_scope',
   temporarilyUnavailable: 'temporarily_unavailable',
 } as const;
 export type AuthorizationErrorCode = (typeof AuthorizationErrorCode)[keyof typeof AuthorizationErrorCode];

@@ -1,6 +1,6 @@
 // Shared setup and assertions for the authorization endpoint's and the pages' tests.
 import { expect } from 'vitest';
-import type { Client } from '@latchkey/core';
+import { ensureFirstPartyClient, type Client } from '@latchkey/core';
 import type { PageResult } from '#test/support/browserless-flow.ts';
 import {
   authorizeViaPages,
@@ -25,6 +25,17 @@ export function useConsentedBrowser(system: TestSystem): { user: TestUser; clien
     const { client } = await makeClient(system, user, { redirectUri: REDIRECT_URI });
     const { jar } = await authorizeViaPages(system, { user, clientId: client.id, redirectUri: REDIRECT_URI });
     return { user, client, jar };
+  });
+}
+
+/** A client the service provisions itself (no owner, first party, PKCE required) at REDIRECT_URI. */
+export async function provisionClient(system: TestSystem, id: string, name: string): Promise<void> {
+  await ensureFirstPartyClient(system.db, system.clock, {
+    id,
+    secret: 'unused-secret',
+    name,
+    redirectUri: REDIRECT_URI,
+    postLogoutRedirectUri: REDIRECT_URI,
   });
 }
 

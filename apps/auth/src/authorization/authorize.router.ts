@@ -16,6 +16,7 @@ import { checkPkce } from './check-pkce.ts';
 import { checkPrompt } from './check-prompt.ts';
 import { checkRedirectUri } from './check-redirect-uri.ts';
 import { checkResponseType } from './check-response-type.ts';
+import { checkScope } from './check-scope.ts';
 import { checkState, echoableState } from './check-state.ts';
 import { proceedWithAuthorization } from './proceed-authorization.ts';
 
@@ -47,6 +48,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
     checkResponseType(request);
     const prompt = checkPrompt(request);
     const codeChallenge = checkPkce(client, request);
+    const scopes = checkScope(client, request);
     const signedIn = (await currentUser(deps.db, req)) !== undefined;
     const pending = savePendingAuthorization(deps, req, res, {
       clientId: client.id,
@@ -54,6 +56,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
       state,
       codeChallenge,
       prompt,
+      scopes,
       loginRequired: !signedIn || prompt === 'login',
     });
     await proceedWithAuthorization(deps, req, res, pending, client);

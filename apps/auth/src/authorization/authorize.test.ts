@@ -192,8 +192,9 @@ describe('after the redirect URI is verified, errors are redirected (RFC 6749 §
     }
   });
 
+  // `scope` is read now (SC-02 refuses scope=openid, which this request once carried as unknown).
   it('AZ-18 (P-01) unknown parameters are ignored: normal success', async () => {
-    const page = await rawAuthorize(`${base()}&response_type=code&state=p01&foo=bar&scope=openid&nonce=n&foo=baz`);
+    const page = await rawAuthorize(`${base()}&response_type=code&state=p01&foo=bar&ui_locales=fr&nonce=n&foo=baz`);
     expect(page.status).toBe(303);
     const location = new URL(page.location!);
     expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -27,6 +27,7 @@ export async function issueCodeAndRedirect(
     userId,
     redirectUri: pending.redirectUri,
     codeChallenge: pending.codeChallenge ?? null,
+    scopes: pending.scopes,
   });
   if (client.firstParty) {
     const earlier = (req.session.firstPartyCodes ?? []).slice(-(MAX_FIRST_PARTY_CODES - 1));

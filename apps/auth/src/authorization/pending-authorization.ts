@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { ALL_SCOPES, type Scope } from '@latchkey/contracts';
 import { constantTimeEqual } from '@latchkey/credentials';
 import type { AuthDeps } from '../deps.ts';
 import type { Prompt } from './check-prompt.ts';
@@ -22,6 +23,8 @@ export interface PendingAuthorization {
   state?: string;
   codeChallenge?: string;
   prompt?: Prompt;
+  /** What the request asks for, checked against the client (SC-02) or its default (SC-03). */
+  scopes: Scope[];
   createdAt: number;
   /** No session, or prompt=login: credentials must be entered for this request (AZ-30). */
   loginRequired: boolean;
@@ -55,6 +58,7 @@ export interface NewPendingAuthorization {
   state: string | undefined;
   codeChallenge: string | undefined;
   prompt: Prompt | undefined;
+  scopes: Scope[];
   loginRequired: boolean;
 }
 
@@ -65,6 +69,7 @@ const sealedRequest = z.object({
   state: z.string().optional(),
   codeChallenge: z.string().optional(),
   prompt: z.enum(['login', 'consent']).optional(),
+  scopes: z.array(z.enum(ALL_SCOPES as [Scope, ...Scope[]])),
   createdAt: z.number(),
   visitor: z.string(),
 });
@@ -86,6 +91,7 @@ export function savePendingAuthorization(
     ...(request.state !== undefined && { state: request.state }),
     ...(request.codeChallenge !== undefined && { codeChallenge: request.codeChallenge }),
     ...(request.prompt !== undefined && { prompt: request.prompt }),
+    scopes: request.scopes,
     createdAt: deps.clock.now(),
   };
   if (req.session.userId === undefined) {

@@ -1,7 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import type { Request, Response } from 'express';
-import { LOOPBACK_HOSTS } from '@latchkey/contracts';
-import { findUserById, hasConsented, type Client } from '@latchkey/core';
+import { coversScopes, LOOPBACK_HOSTS, SCOPES, type Scope } from '@latchkey/contracts';
+import { consentedScopes, findUserById, type Client } from '@latchkey/core';
 import type { AuthDeps } from '../deps.ts';
 import { csrfTokenFor } from '../http/csrf.ts';
 import { allowFormActionTo } from '../http/security-headers.ts';
@@ -34,13 +34,25 @@ function aboutClient(client: Client, redirectUri: string) {
   };
 }
 
+/**
+ * SC-05: each requested scope with its sentence; after an earlier approval of this client, the
+ * scopes it did not cover are marked new (on a first approval nothing is marked: all of it is new).
+ */
+function requestedScopes(requested: readonly Scope[], consented: readonly Scope[] | null) {
+  return requested.map((name) => ({
+    sentence: SCOPES[name].sentence,
+    isNew: consented !== null && !consented.includes(name),
+  }));
+}
+
 /** Shown for clients the service provisions itself (no owner). */
 const SERVICE_OWNER = 'Latchkey';
 
 /**
  * The next step of a verified, pending authorization request:
  * 1. not signed in, or prompt=login not yet satisfied → sign-in page (OR-04, AZ-20, AZ-30);
- * 2. first-party client, or a prior approval and no prompt=consent → code (D-9, AZ-32);
+ * 2. first-party client, or a prior approval of every requested scope and no prompt=consent → code
+ *    (D-9, AZ-32, SC-05);
  * 3. otherwise → consent page (AZ-31).
  * Pages that may end in a redirect to the client widen `form-action` to its origin (CJ-04).
  */
@@ -68,8 +80,11 @@ export async function proceedWithAuthorization(
     );
     return;
   }
+  const consented = client.firstParty ? null : await consentedScopes(deps.db, user.id, client.id);
+  // SC-05: a remembered approval covers a request only when it covers every scope asked for.
   const approved =
-    client.firstParty || (pending.prompt !== 'consent' && (await hasConsented(deps.db, user.id, client.id)));
+    client.firstParty ||
+    (pending.prompt !== 'consent' && consented !== null && coversScopes(consented, pending.scopes));
   if (approved) {
     removePendingAuthorization(req, pending.id);
     await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
@@ -86,6 +101,7 @@ export async function proceedWithAuthorization(
       clientName: client.name,
       ownerLabel: owner ? owner.name || owner.email : SERVICE_OWNER,
       user,
+      scopes: requestedScopes(pending.scopes, consented),
       ...redirectHostOf(pending.redirectUri),
       ...aboutClient(client, pending.redirectUri),
     }),

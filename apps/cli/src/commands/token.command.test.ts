@@ -18,6 +18,7 @@ describe('admin CLI: token commands', () => {
       name: 'deploy',
       kind: 'pat',
       status: 'active',
+      scopes: ['profile', 'email'],
     });
     const lifetime = Date.parse(run.json.expires_at) - Date.parse(run.json.created_at);
     expect(lifetime).toBe(365 * DAY);
@@ -59,6 +60,48 @@ describe('admin CLI: token commands', () => {
     ]);
     for (const run of bad) expectFailure(run, 2, /--expires-in-days/);
     expectFailure(ghost!, 1, /no user with email/);
+    expect((await cli(['token', 'list', '--owner', OTHER])).json).toEqual(before);
+  });
+
+  it('SC-07 token create --scope (repeatable) gives the token those scopes, and token list shows them', async () => {
+    const run = await cli(['token', 'create', '--owner', OWNER, '--name', 'names', '--scope', 'profile']);
+    expectSuccess(run);
+    expect(run.json.scopes).toEqual(['profile']);
+    await sandbox.withDb(async (db) => {
+      await expect(authenticateAccessToken(db, systemClock, run.json.token)).resolves.toMatchObject({
+        scopes: ['profile'],
+      });
+    });
+    const both = await cli([
+      'token',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'both',
+      '--scope',
+      'email',
+      '--scope=profile',
+    ]);
+    expectSuccess(both);
+    expect(both.json.scopes).toEqual(['profile', 'email']);
+    const list = (await cli(['token', 'list', '--owner', OWNER])).json as Array<{ id: string; scopes: string[] }>;
+    expect(list.find((t) => t.id === run.json.id)!.scopes).toEqual(['profile']);
+    expect(list.find((t) => t.id === both.json.id)!.scopes).toEqual(['profile', 'email']);
+  });
+
+  it('SC-07 an unknown scope is a usage error (exit 2) naming it; `account` is refused (exit 1); neither creates a token', async () => {
+    const before = (await cli(['token', 'list', '--owner', OTHER])).json;
+    const [unknown, reserved, empty, account] = await Promise.all([
+      cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope', 'admin']),
+      cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope', 'profile', '--scope', 'openid']),
+      cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope']),
+      cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope', 'account']),
+    ]);
+    expectFailure(unknown!, 2, /unknown scope "admin" \(expected profile or email; usage: token create/);
+    expectFailure(reserved!, 2, /unknown scope "openid"/);
+    expectFailure(empty!, 2, /--scope/);
+    expectFailure(account!, 1, /cannot have the account scope/);
     expect((await cli(['token', 'list', '--owner', OTHER])).json).toEqual(before);
   });
 

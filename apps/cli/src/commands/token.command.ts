@@ -1,12 +1,18 @@
 import { createPersonalAccessToken, listAllTokens, revokeAccessToken, type TokenSummary } from '@latchkey/core';
-import { MAX_TOKEN_LIFETIME_DAYS, type AdminTokenJson } from '@latchkey/contracts';
+import {
+  isScope,
+  MAX_TOKEN_LIFETIME_DAYS,
+  THIRD_PARTY_SCOPES,
+  type AdminTokenJson,
+  type Scope,
+} from '@latchkey/contracts';
 import type { Command } from '../command.ts';
-import { optionalOption, parseOptions, requireOption } from '../parse-options.ts';
+import { optionalOption, parseOptions, repeatedOption, requireOption } from '../parse-options.ts';
 import { UsageError } from '../usage-error.ts';
 import { requireOwner } from '../require-owner.ts';
 
 export const TOKEN_USAGE = {
-  create: 'token create --owner <email> --name <name> [--expires-in-days <N>]',
+  create: `token create --owner <email> --name <name> [--expires-in-days <N>] [--scope <${THIRD_PARTY_SCOPES.join('|')}>]...`,
   list: 'token list --owner <email>',
   revoke: 'token revoke <id>',
 } as const;
@@ -27,6 +33,7 @@ function presentToken(token: TokenSummary): AdminTokenJson {
     last_used_at: iso(token.lastUsedAt),
     revoked_at: iso(token.revokedAt),
     status: token.status,
+    scopes: token.scopes,
   };
 }
 
@@ -41,17 +48,34 @@ function parseDays(value: string | undefined): number | undefined {
   return days;
 }
 
+/** SC-07: `--scope`, repeatable; every third-party scope when absent. Core refuses `account`. */
+function parseScopes(values: string[] | undefined): Scope[] | undefined {
+  const unknown = values?.filter((value) => !isScope(value)) ?? [];
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `unknown scope ${unknown.map((name) => JSON.stringify(name)).join(', ')} (expected ${THIRD_PARTY_SCOPES.join(' or ')}; usage: ${TOKEN_USAGE.create})`,
+    );
+  }
+  return values as Scope[] | undefined;
+}
+
 export function parseTokenCommand(action: string | undefined, args: string[]): Command {
   switch (action) {
     case 'create': {
       const parsed = parseOptions(
         args,
-        { owner: { type: 'string' }, name: { type: 'string' }, 'expires-in-days': { type: 'string' } },
+        {
+          owner: { type: 'string' },
+          name: { type: 'string' },
+          'expires-in-days': { type: 'string' },
+          scope: { type: 'string', multiple: true },
+        },
         TOKEN_USAGE.create,
       );
       const ownerEmail = requireOption(parsed, 'owner', TOKEN_USAGE.create);
       const name = requireOption(parsed, 'name', TOKEN_USAGE.create);
       const days = parseDays(optionalOption(parsed, 'expires-in-days'));
+      const scopes = parseScopes(repeatedOption(parsed, 'scope'));
       return {
         // The value is printed once here; only its SHA-256 digest and last four characters are stored (DD-3).
         run: async (context) => {
@@ -63,6 +87,7 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
             userId: owner.id,
             name,
             ...(days === undefined ? {} : { expiresAt: now + days * DAY_MS }),
+            scopes,
           });
           return { token: created.token, ...presentToken(created.summary), owner_email: owner.email };
         },

@@ -7,6 +7,8 @@ export interface GrantOfApplicationRow {
   client_id: string;
   client_name: string;
   owner_name: string | null;
+  /** The grant's scopes, space-delimited (formatScope). */
+  grant_scope: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function listOpenGrantsOfApplications(
       'c.id as client_id',
       'c.name as client_name',
       'o.name as owner_name',
+      'g.scope as grant_scope',
     ])
     .where('g.user_id', '=', userId)
     .where('g.revoked_at', 'is', null)

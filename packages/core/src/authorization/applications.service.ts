@@ -1,4 +1,4 @@
-import type { AuthorizedApplication } from '@latchkey/contracts';
+import { sortScopes, storedScopes, type AuthorizedApplication } from '@latchkey/contracts';
 import type { Db } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
 import { NotFound } from '../errors.ts';
@@ -39,6 +39,7 @@ export async function listAuthorizedApplications(
         firstAuthorizedAt: at,
         lastUsedAt: null,
         activeGrants: 0,
+        scopes: [],
       };
       apps.set(row.client_id, app);
     }
@@ -50,6 +51,8 @@ export async function listAuthorizedApplications(
     if (!live.has(grant.grant_id)) continue;
     const app = entry(grant, Number(grant.grant_created_at));
     app.activeGrants += 1;
+    // SC-09: the application shows what it can still do for the user: its live grants' scopes.
+    app.scopes = sortScopes([...app.scopes, ...storedScopes(grant.grant_scope)]);
     const used = lastUse.get(grant.grant_id);
     if (used !== undefined && (app.lastUsedAt === null || used > app.lastUsedAt)) app.lastUsedAt = used;
   }
@@ -73,5 +76,5 @@ export async function revokeApplicationAccess(
   if (app === undefined) throw new NotFound('No such authorized application.');
   const now = clock.now();
   await db.transaction().execute((trx) => revokeEverythingOfClientForUser(trx, userId, clientId, now));
-  return { ...app, activeGrants: 0 };
+  return { ...app, activeGrants: 0, scopes: [] };
 }

@@ -1,7 +1,7 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '@latchkey/core';
+import { createPersonalAccessToken, type Principal } from '@latchkey/core';
 import { makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { capturingLogger } from '../../testing/api-server.ts';
@@ -30,6 +30,9 @@ const principal: Principal = {
   firstParty: false,
   scopes: ['profile', 'email'],
 };
+
+/** A token without `email` (SC-06): a query that selects it is refused 403 on both paths. */
+const profileOnly: Principal = { ...principal, scopes: ['profile'] };
 
 /** The API's schema plus fields that fail in each way a resolver can, and one that is async. */
 const schema = new GraphQLSchema({
@@ -105,13 +108,23 @@ function newHandler(): GraphqlHandler {
 }
 
 interface Compared {
-  fast: readonly [string, number, string] | undefined;
-  general: readonly [string | null, number, string | undefined];
+  /** Body, status, Content-Type and, on a 403, WWW-Authenticate. */
+  fast: readonly [string, number, string, ...string[]] | undefined;
+  general: readonly [string | null, number, string | undefined, ...string[]];
+}
+
+function challengeOf(headers: OutgoingHttpHeaders | undefined): string[] {
+  const challenge = headers?.['www-authenticate'];
+  return challenge === undefined ? [] : [String(challenge)];
 }
 
 /** graphql-http's answer, then (with the cache now filled) the fast path's, for one request. */
-async function both(handler: GraphqlHandler, headers: IncomingHttpHeaders, body: string): Promise<Compared> {
-  const context = { principal };
+async function both(
+  handler: GraphqlHandler,
+  headers: IncomingHttpHeaders,
+  body: string,
+  context: ApiContext = { principal },
+): Promise<Compared> {
   const [generalBody, init] = await handler({
     method: 'POST',
     url: '/graphql',
@@ -120,9 +133,15 @@ async function both(handler: GraphqlHandler, headers: IncomingHttpHeaders, body:
     raw: { headers } as IncomingMessage,
     context,
   });
-  const general = [generalBody, init.status, init.headers?.['content-type'] as string | undefined] as const;
-  const fast = handler.fast(headers, body, context);
-  return { general, fast: fast instanceof Promise ? await fast : fast };
+  const general = [
+    generalBody,
+    init.status,
+    init.headers?.['content-type'] as string | undefined,
+    ...challengeOf(init.headers),
+  ] as const;
+  const answered = handler.fast(headers, body, context);
+  const fast = answered instanceof Promise ? await answered : answered;
+  return { general, fast: fast && ([fast[0], fast[1], fast[2], ...challengeOf(fast[3])] as const) };
 }
 
 function headersOf(accept: string | undefined, contentType: string | undefined): IncomingHttpHeaders {
@@ -170,6 +189,53 @@ describe('fast path: the same answers as graphql-http', () => {
       const { fast, general } = await both(handler, headersOf(accept, 'application/json'), JSON.stringify(request));
       expect(fast).toBeDefined();
       expect(fast).toEqual(general);
+    }
+  });
+
+  it.each([
+    ['a field', { query: '{ profile { email } }' }, 'email'],
+    ['a field beside allowed ones', { query: '{ profile { id name email } }' }, 'email'],
+    ['a field in a fragment', { query: DOCUMENTS[2] }, 'email'],
+    ['a field in an inline fragment', { query: '{ profile { ... on Profile { email } } }' }, 'email'],
+    ['a field under @skip, whatever the variable', { query: DOCUMENTS[3], variables: { skip: true } }, 'email'],
+    ['a field under @skip with a variable that fails coercion', { query: DOCUMENTS[3], variables: { skip: 'yes' } }, 'email'],
+    ['a field of the named operation', { query: 'query A { profile { email } } query B { profile { name } }', operationName: 'A' }, 'email'],
+  ])('SC-06 a token without the scope of %s: the same 403, challenge and error, and no data', async (_name, request, scope) => {
+    const handler = newHandler();
+    for (const accept of [undefined, 'application/graphql-response+json']) {
+      const { fast, general } = await both(
+        handler,
+        headersOf(accept, 'application/json'),
+        JSON.stringify(request),
+        { principal: profileOnly },
+      );
+      expect(fast).toBeDefined();
+      expect(fast).toEqual(general);
+      expect(fast![1]).toBe(403);
+      expect(fast![3]).toBe(`Bearer realm="api", error="insufficient_scope", scope="${scope}"`);
+      expect(JSON.parse(fast![0])).toEqual({
+        errors: [
+          {
+            message: `The access token lacks the scope this query needs: ${scope}.`,
+            extensions: { code: 'INSUFFICIENT_SCOPE', scopes: [scope] },
+          },
+        ],
+      });
+    }
+  });
+
+  it('SC-06 a token without the scope of an operation not picked, of __typename or of profile itself: answered', async () => {
+    const handler = newHandler();
+    for (const request of [
+      { query: 'query A { profile { email } } query B { profile { name } }', operationName: 'B' },
+      { query: '{ profile { __typename } __typename }' },
+      { query: DOCUMENTS[0] },
+    ]) {
+      const { fast, general } = await both(handler, headersOf(undefined, 'application/json'), JSON.stringify(request), {
+        principal: profileOnly,
+      });
+      expect(fast).toEqual(general);
+      expect(fast![1]).toBe(200);
     }
   });
 
@@ -283,8 +349,9 @@ describe('fast path: the same answers as graphql-http', () => {
         body,
         fc.constantFrom(undefined, undefined, ...ACCEPTS),
         fc.constantFrom('application/json', 'application/json', ...CONTENT_TYPES),
-        async (text, accept, contentType) => {
-          const { fast, general } = await both(handler, headersOf(accept, contentType), text);
+        fc.constantFrom(principal, principal, profileOnly),
+        async (text, accept, contentType, caller) => {
+          const { fast, general } = await both(handler, headersOf(accept, contentType), text, { principal: caller });
           if (fast === undefined) return;
           answered += 1;
           expect(fast).toEqual(general);
@@ -300,18 +367,25 @@ describe('fast path: the same answers as graphql-http', () => {
 describe('fast path over HTTP: the same bytes and headers', () => {
   let system: TestSystem;
   let pat: string;
+  let profilePat: string;
 
   beforeAll(async () => {
     system = await startSystem();
-    pat = await makePat(system, await makeUser(system, 'Grace Hopper'));
+    const user = await makeUser(system, 'Grace Hopper');
+    pat = await makePat(system, user);
+    ({ token: profilePat } = await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
+      userId: user.id,
+      name: 'profile only',
+      scopes: ['profile'],
+    }));
   });
   afterAll(() => system?.close());
 
-  async function send(body: string, accept?: string) {
+  async function send(body: string, accept?: string, token = pat) {
     const response = await fetch(`${system.apiUrl}/graphql`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${pat}`,
+        authorization: `Bearer ${token}`,
         'content-type': 'application/json',
         ...(accept === undefined ? {} : { accept }),
       },
@@ -345,6 +419,24 @@ describe('fast path over HTTP: the same bytes and headers', () => {
       expect(second.body.equals(first.body)).toBe(true);
       expect(first.headers).toContainEqual(['cache-control', 'no-store']);
       expect(first.headers).toContainEqual(['content-length', String(first.body.length)]);
+    },
+  );
+
+  it.each([undefined, 'application/graphql-response+json'])(
+    'SC-06 a 403 for a missing scope (Accept %s): the first call and the second answer alike',
+    async (accept) => {
+      const body = JSON.stringify({ query: '{ profile { name email } }' });
+      const first = await send(body, accept, profilePat);
+      const second = await send(body, accept, profilePat);
+      expect(first.status).toBe(403);
+      expect(first.headers).toContainEqual([
+        'www-authenticate',
+        'Bearer realm="api", error="insufficient_scope", scope="email"',
+      ]);
+      expect(first.headers).toContainEqual(['cache-control', 'no-store']);
+      expect(second.status).toBe(first.status);
+      expect(second.headers).toEqual(first.headers);
+      expect(second.body.equals(first.body)).toBe(true);
     },
   );
 });

@@ -1,22 +1,30 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { Scope } from '@latchkey/contracts';
 import type { ApiContext } from '../api-context.ts';
 import { coercionFailureBody } from '../coercion-failure.ts';
 import type { DocumentCache } from '../document-cache.ts';
 import { ExecutionPlan } from './execution-plan.ts';
+import { missingScopes, ScopeRefusal, scopeRefusalAnswer } from '../insufficient-scope.ts';
 import {
   execute,
   getOperationAST,
   GraphQLError,
   isScalarType,
   isSpecifiedScalarType,
+  type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from '../graphql-js.ts';
 import { isJsonBodyType, RESPONSE_CONTENT_TYPE, responseMediaType, type ResponseMediaType } from '../media-types.ts';
 
-/** A complete answer: body, status, Content-Type. */
-export type GraphqlAnswer = readonly [body: string, status: 200 | 400, contentType: string];
+/** A complete answer: body, status, Content-Type, and the headers of a 403 (SC-06). */
+export type GraphqlAnswer = readonly [
+  body: string,
+  status: 200 | 400 | 403,
+  contentType: string,
+  headers?: OutgoingHttpHeaders,
+];
 
 /**
  * Answers the common request itself, or returns undefined for graphql-http's route to answer.
@@ -32,6 +40,15 @@ export interface FastPathOptions {
   schema: GraphQLSchema;
   documents: DocumentCache;
   formatError: (error: GraphQLError) => GraphQLError | Error;
+  /** The scopes an operation needs (field-scopes.ts), shared with graphql-http's route. */
+  scopesOf: (document: DocumentNode, operation: OperationDefinitionNode) => readonly Scope[];
+}
+
+/** What is worked out once per operation of a cached document. */
+interface Prepared {
+  /** Null: not plain enough for a plan (execution-plan.ts). */
+  plan: ExecutionPlan | null;
+  scopes: readonly Scope[];
 }
 
 /**
@@ -41,17 +58,18 @@ export interface FastPathOptions {
  * `execute` about 3 of them; the rest is re-negotiating Accept and Content-Type with regular
  * expressions, a dozen awaited hooks and argument objects built anew), this path about 1 µs.
  * It takes graphql-http's steps in graphql-http's order and answers byte for byte what
- * graphql-http answers (fast-path.test.ts compares the two); a plain query runs from its
- * cached execution plan (execution-plan.ts), any other operation through graphql-js's
+ * graphql-http answers (fast-path.test.ts compares the two); an operation that needs a scope
+ * the token lacks is refused 403 as graphql-http's route refuses it (SC-06), a plain query runs
+ * from its cached execution plan (execution-plan.ts), any other operation through graphql-js's
  * `execute`. Anything else (GET, another media type, JSON that is not a well-formed request,
  * a document not yet in the cache or invalid, an operation that cannot be picked, a
  * subscription) is left to graphql-http, so its status codes and messages stay the only ones
  * (D-7).
  */
-export function createFastPath({ schema, documents, formatError }: FastPathOptions): FastPath {
+export function createFastPath({ schema, documents, formatError, scopesOf }: FastPathOptions): FastPath {
   const leavesArePlain = onlySpecifiedScalars(schema);
-  /** By operation of a cached document; null: not plain enough for a plan (execution-plan.ts). */
-  const plans = new WeakMap<OperationDefinitionNode, ExecutionPlan | null>();
+  /** By operation of a cached document. */
+  const prepared = new WeakMap<OperationDefinitionNode, Prepared>();
   return (headers, body, context) => {
     const mediaType = responseMediaType(headers.accept);
     if (mediaType === null) return undefined;
@@ -65,11 +83,18 @@ export function createFastPath({ schema, documents, formatError }: FastPathOptio
     const operation = getOperationAST(cached.document, params.operationName);
     if (operation == null || operation.operation === 'subscription') return undefined;
 
-    let plan = plans.get(operation);
-    if (plan === undefined) {
-      plan = ExecutionPlan.of(schema, cached.document, operation) ?? null;
-      plans.set(operation, plan);
+    let ready = prepared.get(operation);
+    if (ready === undefined) {
+      ready = {
+        plan: ExecutionPlan.of(schema, cached.document, operation) ?? null,
+        scopes: scopesOf(cached.document, operation),
+      };
+      prepared.set(operation, ready);
     }
+    // SC-06: where graphql-http's route checks them, after validation and before execution.
+    const missing = missingScopes(context.principal.scopes, ready.scopes);
+    if (missing.length > 0) return scopeRefusalAnswer(new ScopeRefusal(missing), mediaType);
+    const { plan } = ready;
     const result =
       plan?.run(context) ??
       execute({

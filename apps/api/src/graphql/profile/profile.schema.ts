@@ -1,6 +1,7 @@
 import { GraphQLID, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig } from '../graphql-js.ts';
 import type { Principal } from '@latchkey/core';
 import type { ApiContext } from '../api-context.ts';
+import { requiresScope } from '../field-scopes.ts';
 
 export interface Profile {
   id: string;
@@ -17,9 +18,10 @@ export const ProfileType = new GraphQLObjectType<Profile, ApiContext>({
   name: 'Profile',
   description: 'The user the access token or personal access token belongs to.',
   fields: {
-    id: { type: new GraphQLNonNull(GraphQLID) },
-    name: { type: new GraphQLNonNull(GraphQLString) },
-    email: { type: new GraphQLNonNull(GraphQLString) },
+    // SC-06: each field's scope; `profile` itself needs none, so `{ profile { __typename } }` works with any token.
+    id: { type: new GraphQLNonNull(GraphQLID), extensions: requiresScope('profile') },
+    name: { type: new GraphQLNonNull(GraphQLString), extensions: requiresScope('profile') },
+    email: { type: new GraphQLNonNull(GraphQLString), extensions: requiresScope('email') },
   },
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationList } from '@latchkey/contracts';
-import type { User } from '@latchkey/core';
+import { applicationList, type Scope } from '@latchkey/contracts';
+import { issueAuthorizationCode, redeemAuthorizationCode, type User } from '@latchkey/core';
 import { authorizeViaPages, CookieJar, driveToDecision, signIn } from '#test/support/browserless-flow.ts';
 import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
@@ -12,7 +12,7 @@ import {
   refreshWith,
   type TokenResponse,
 } from '../../endpoints/oauth-json/oauth-endpoint.fixture.ts';
-import { callAccount, issuePortalToken, issueThirdPartyTokens } from '../account.fixture.ts';
+import { callAccount, issuePortalToken, issueThirdPartyTokens, lifetimesOf } from '../account.fixture.ts';
 
 // Issue 17: authorized applications. A user who signs in to one application four times sees it
 // once, and "Revoke access" takes back everything that application holds for them.
@@ -110,6 +110,35 @@ describe('AA authorized applications', () => {
 
     expect((await applicationsOf(ada)).map((a) => a.client_id)).not.toContain(system.config.portal.clientId);
     expect((await revokeAccess(ada, system.config.portal.clientId)).status).toBe(404);
+  });
+
+  it('SC-09 each application shows the scopes it holds: the union of its active grants’, empty once revoked', async () => {
+    const person = await makeUser(system, 'Scope Person');
+    const narrow = await makeClient(system, developer, { name: 'Name Reader' });
+    const tokensWith = async (scopes: Scope[]) => {
+      const redirectUri = narrow.client.redirectUris[0]!;
+      const code = await issueAuthorizationCode(system.db, system.clock, {
+        client: narrow.client,
+        userId: person.id,
+        redirectUri,
+        codeChallenge: null,
+        scopes,
+      });
+      return redeemAuthorizationCode(system.db, system.clock, lifetimesOf(system), {
+        client: narrow.client,
+        code,
+        redirectUri,
+        codeVerifier: undefined,
+      });
+    };
+    await tokensWith(['profile']);
+    expect((await applicationsOf(person))[0]).toMatchObject({ name: 'Name Reader', scopes: ['profile'] });
+    await tokensWith(['email']);
+    expect((await applicationsOf(person))[0]).toMatchObject({ active_grants: 2, scopes: ['profile', 'email'] });
+    const revoked = await revokeAccess(person, narrow.client.id);
+    expect(revoked.body).toMatchObject({ active_grants: 0, scopes: [] });
+    // The default of a third-party client (SC-03): every third-party scope.
+    expect((await applicationsOf(ada))[0]!.scopes).toEqual(['profile', 'email']);
   });
 
   it('AA-06 an unknown client id, or one the user never authorized, is 404 and nothing changes', async () => {

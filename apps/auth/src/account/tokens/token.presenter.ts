@@ -13,6 +13,7 @@ export function presentToken(token: TokenSummary): TokenJson {
     expires_at: iso(token.expiresAt),
     last_used_at: token.lastUsedAt === null ? null : iso(token.lastUsedAt),
     status: token.status,
+    scopes: token.scopes,
   };
 }
 

@@ -1,9 +1,14 @@
+import { isScope, type Scope } from '@latchkey/contracts';
 import { z } from 'zod';
 import { MAX_EXPIRES_IN_DAYS, parseExpiresAt } from './token-expiry.ts';
+
+const SCOPES_SHAPE = 'scopes must be an array of scope names, such as ["profile", "email"].';
 
 /**
  * POST /account/tokens: a name and at most one of `expires_at` (absolute) or
  * `expires_in_days`; with neither the token gets the configured lifetime (one year, D-3).
+ * `scopes`: names from the registry; core refuses none and `account`, and defaults to every
+ * third-party scope (SC-07).
  */
 export const createTokenBody = z
   .object({
@@ -31,6 +36,19 @@ export const createTokenBody = z
       .max(MAX_EXPIRES_IN_DAYS, { error: `expires_in_days must be at most ${MAX_EXPIRES_IN_DAYS}.` })
       .nullish()
       .transform((value) => value ?? undefined),
+    scopes: z
+      .array(z.string({ error: SCOPES_SHAPE }), { error: SCOPES_SHAPE })
+      .optional()
+      .transform((names, ctx) => {
+        if (names === undefined) return undefined;
+        // SC-07: an unknown name is refused here, naming it; what a PAT may hold is core's rule.
+        const unknown = names.filter((name) => !isScope(name));
+        if (unknown.length > 0) {
+          ctx.addIssue({ code: 'custom', message: `Unknown scope: ${unknown.join(', ')}.` });
+          return z.NEVER;
+        }
+        return names as Scope[];
+      }),
   })
   .superRefine((body, ctx) => {
     if (body.expires_at !== undefined && body.expires_in_days !== undefined) {

@@ -36,6 +36,7 @@ export function tokensHandlers(deps: AuthDeps) {
           name: body.name,
           ...(expiresAt === undefined ? {} : { expiresAt }),
           maxActive: deps.config.limits.maxTokensPerUser,
+          scopes: body.scopes,
         });
         res.status(201).json(presentCreatedToken(created));
       },

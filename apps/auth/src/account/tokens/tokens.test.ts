@@ -11,6 +11,7 @@ import {
 } from '@latchkey/core';
 import { makeClient, makeUser, useUsers } from '#test/support/fixtures.ts';
 import { startSystem, useSystem } from '#test/support/system.ts';
+import { postGraphql } from '../../../../api/src/testing/post-graphql.ts';
 import {
   callAccount,
   issuePortalToken,
@@ -60,6 +61,7 @@ describe('POST /account/tokens', () => {
       expires_at: new Date(now + system.config.tokenTtlSeconds * 1000).toISOString(),
       last_used_at: null,
       status: 'active',
+      scopes: ['profile', 'email'],
     });
     expect(system.config.tokenTtlSeconds).toBe(365 * 24 * 60 * 60);
     const principal = await authenticateAccessToken(system.db, system.clock, value);
@@ -128,6 +130,53 @@ describe('POST /account/tokens', () => {
   });
 });
 
+describe('SC-07 a personal access token chooses its scopes', () => {
+  it('SC-07 scopes ["profile"] gives a token that holds only profile: answered, listed and stored so; the API answers its name', async () => {
+    const res = await createToken(aliceToken, { name: 'names only', scopes: ['profile'] });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.token.scopes).toEqual(['profile']);
+    const list = await callAccount(system, 'GET', '/account/tokens', { token: aliceToken });
+    expect(list.body.find((t: { id: string }) => t.id === res.body.token.id).scopes).toEqual(['profile']);
+    await expect(authenticateAccessToken(system.db, system.clock, res.body.value)).resolves.toMatchObject({
+      scopes: ['profile'],
+    });
+    const answer = await postGraphql(system.apiUrl, { token: res.body.value, query: '{ profile { name } }' });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json).toEqual({ data: { profile: { name: 'Alice' } } });
+  });
+
+  it('SC-07 without scopes a token gets every third-party scope; repeats and order do not matter', async () => {
+    const unset = await createToken(aliceToken, { name: 'default scopes' });
+    expect(unset.body.token.scopes).toEqual(['profile', 'email']);
+    const mixed = await createToken(aliceToken, { name: 'mixed', scopes: ['email', 'profile', 'email'] });
+    expect(mixed.status, mixed.text).toBe(201);
+    expect(mixed.body.token.scopes).toEqual(['profile', 'email']);
+  });
+
+  it('SC-07 unknown, reserved, none, `account` or malformed scopes are 400 validation_failed naming scopes, and store nothing', async () => {
+    const cases: unknown[] = [
+      ['admin'],
+      ['profile', 'openid'],
+      [],
+      ['account'],
+      ['profile', 'account'],
+      'profile',
+      [7],
+      null,
+    ];
+    const before = await tokenRows();
+    for (const scopes of cases) {
+      const res = await createToken(aliceToken, { name: 'refused', scopes });
+      expect(res.status, JSON.stringify(scopes)).toBe(400);
+      expect(res.body, JSON.stringify(scopes)).toMatchObject({ error: 'validation_failed', field: 'scopes' });
+      expect(res.body.error_description).toEqual(expect.any(String));
+      expect(res.body).not.toHaveProperty('value');
+    }
+    expect((await createToken(aliceToken, { name: 'x', scopes: ['admin'] })).body.error_description).toContain('admin');
+    expect(await tokenRows()).toBe(before);
+  });
+});
+
 describe('GET /account/tokens', () => {
   it('lists PATs and authorized applications’ tokens, newest first; never values (TS-04) nor the portal’s own token', async () => {
     const user = await makeUser(system, 'Lister');
@@ -148,6 +197,7 @@ describe('GET /account/tokens', () => {
         expires_at: new Date(system.clock.now() + system.config.tokenTtlSeconds * 1000).toISOString(),
         last_used_at: null,
         status: 'active',
+        scopes: ['profile', 'email'],
       },
       pat.body.token,
     ]);

@@ -112,6 +112,8 @@ describe('issue 19: Not you? Switch account', () => {
       client_id: client.id,
       response_type: 'code',
       redirect_uri: REDIRECT_URI,
+      // The scopes the request was verified with: here the client's default (SC-03).
+      scope: 'profile email',
       state: 'same-request-42',
     });
     // Nobody is signed in at this browser any more: the home page offers sign-in.

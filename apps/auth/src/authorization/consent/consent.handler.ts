@@ -44,7 +44,8 @@ export function consentHandler(deps: AuthDeps) {
       );
       return;
     }
-    await recordConsent(deps.db, deps.clock, user.id, client.id, client.scopes);
+    // SC-05: remembered per scope, added to what this user approved for this client before.
+    await recordConsent(deps.db, deps.clock, user.id, client.id, pending.scopes);
     await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureFirstPartyClient, hasConsented, revokeClient, type Client } from '@latchkey/core';
+import { hasConsented, revokeClient, type Client } from '@latchkey/core';
 import {
   CookieJar,
   fetchPage,
@@ -18,6 +18,7 @@ import {
   expectErrorPage,
   expectErrorRedirect,
   expectPageSecurityHeaders,
+  provisionClient,
   REDIRECT_URI,
 } from '../authorize.fixture.ts';
 
@@ -59,13 +60,7 @@ describe('consent page', () => {
   });
 
   it('a client without an owner is shown as by Latchkey', async () => {
-    await ensureFirstPartyClient(system.db, system.clock, {
-      id: 'lkc_ownerless_test_client_01',
-      secret: 'unused-secret',
-      name: 'Ownerless Tool',
-      redirectUri: REDIRECT_URI,
-      postLogoutRedirectUri: REDIRECT_URI,
-    });
+    await provisionClient(system, 'lkc_ownerless_test_client_01', 'Ownerless Tool');
     // A provisioned client that is not first-party, so that consent is asked.
     await system.db
       .updateTable('clients')

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { formatScope } from '@latchkey/contracts';
 import type { AuthDeps } from '../../deps.ts';
 import { assertCsrfToken, CSRF_FIELD } from '../../http/csrf.ts';
 import { CsrfRejected } from '../../http/page-error.ts';
@@ -12,6 +13,8 @@ function authorizeUrlOf(pending: PendingAuthorization): string {
     client_id: pending.clientId,
     response_type: 'code',
     redirect_uri: pending.redirectUri,
+    // The scopes the request was verified with (SC-02), or the client's default it got (SC-03).
+    scope: formatScope(pending.scopes),
   });
   if (pending.state !== undefined) params.set('state', pending.state);
   if (pending.codeChallenge !== undefined) {

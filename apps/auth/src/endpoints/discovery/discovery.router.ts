@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { THIRD_PARTY_SCOPES } from '@latchkey/contracts';
 import type { AuthDeps } from '../../deps.ts';
 
 export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
@@ -18,6 +19,8 @@ export function authorizationServerMetadata(issuer: string, portalUrl: string) {
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
     // OpenID RP-Initiated Logout 1.0 §2.1: where a client sends the browser to sign out (SO-05).
     end_session_endpoint: `${issuer}/oauth/logout`,
+    // RFC 8414 §2, SC-09: what any client may ask for; `account` is the portal's own and not offered.
+    scopes_supported: THIRD_PARTY_SCOPES,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

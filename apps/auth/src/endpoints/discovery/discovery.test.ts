@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THIRD_PARTY_SCOPES } from '@latchkey/contracts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 
 let system: TestSystem;
@@ -58,8 +59,14 @@ describe('RFC 8414 authorization server metadata', () => {
         'revocation_endpoint_auth_methods_supported',
         'code_challenge_methods_supported',
         'authorization_response_iss_parameter_supported',
+        'scopes_supported',
       ].sort(),
     );
+  });
+
+  it('SC-09 scopes_supported lists what any client may ask for: the third-party scopes, never `account` or `openid`', () => {
+    expect(metadata.scopes_supported).toEqual([...THIRD_PARTY_SCOPES]);
+    expect(metadata.scopes_supported).toEqual(['profile', 'email']);
   });
 
   it('the authorization endpoint it names is the one that answers', async () => {

@@ -1,6 +1,7 @@
 // Test fixtures for the token and revocation endpoints: form posts over real HTTP and the
 // assertions every OAuth answer shares (status, code, no-store, safe description).
-import { authenticateAccessToken, type Client } from '@latchkey/core';
+import type { Scope } from '@latchkey/contracts';
+import { authenticateAccessToken, issueAuthorizationCode, type Client, type User } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { expect } from 'vitest';
 import { makeClient, makeUser, type TestUser } from '#test/support/fixtures.ts';
@@ -48,6 +49,17 @@ export function useTokenEndpoint(
     return { owner: owner ?? user, user, app, other };
   });
   return { system, owner, user, app, other };
+}
+
+/** A code for the client's first redirect URI with the scopes the user approved (SC-04); makeCode gives the default. */
+export function makeScopedCode(system: TestSystem, client: Client, user: User, scopes: Scope[]): Promise<string> {
+  return issueAuthorizationCode(system.db, system.clock, {
+    client,
+    userId: user.id,
+    redirectUri: client.redirectUris[0]!,
+    codeChallenge: null,
+    scopes,
+  });
 }
 
 export type FormInput = Record<string, string> | URLSearchParams | string;
@@ -124,9 +136,10 @@ export interface TokenResponse {
   expires_in: string | number;
   access_token: string;
   refresh_token: string;
+  scope: string;
 }
 
-/** TK-OK-01, TK-OK-02: a successful token response in the documented shape. */
+/** TK-OK-01, TK-OK-02: a successful token response in the documented shape, with its `scope` (SC-04). */
 export async function expectTokenResponse(res: Response): Promise<TokenResponse> {
   const text = await res.text();
   expect(res.status, text).toBe(200);
@@ -134,7 +147,7 @@ export async function expectTokenResponse(res: Response): Promise<TokenResponse>
   expect(res.headers.get('cache-control')).toBe('no-store');
   expect(res.headers.get('pragma')).toBe('no-cache');
   const body = JSON.parse(text) as TokenResponse;
-  expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type']);
+  expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
   expect(body.token_type.toLowerCase()).toBe('bearer');
   expect(body.access_token).toMatch(/^lko_[0-9A-Za-z]{36}$/);
   expect(body.refresh_token).toMatch(/^lkr_[0-9A-Za-z]{36}$/);

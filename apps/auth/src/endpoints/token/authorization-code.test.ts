@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_TTL_MS, deleteUser, revokeClient } from '@latchkey/core';
+import { authenticateAccessToken, CODE_TTL_MS, deleteUser, revokeClient } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { makeClient, makeCode, makeUser } from '#test/support/fixtures.ts';
 import {
@@ -10,6 +10,7 @@ import {
   expectOAuthError,
   expectTokenResponse,
   grantOfCode,
+  makeScopedCode,
   postForm,
   refreshWith,
   SAFE_DESCRIPTION,
@@ -181,6 +182,29 @@ describe('RFC 6749 §4.1.3 authorization code exchange', () => {
       expect(text).not.toContain('Injected');
       expect([...res.headers.keys()]).not.toContain('x-injected');
     }
+  });
+});
+
+describe('SC-04 the scope of the code exchange', () => {
+  it('SC-04 the response carries `scope`: the client’s default for a code issued without one, the code’s own when narrower', async () => {
+    const code = await makeCode(system, app.client, user);
+    const full = await expectTokenResponse(await exchangeCode(system, app, code));
+    expect(full.scope).toBe('profile email');
+
+    const narrow = await makeScopedCode(system, app.client, user, ['profile']);
+    const body = await expectTokenResponse(await exchangeCode(system, app, narrow));
+    expect(body.scope).toBe('profile');
+    expect((await authenticateAccessToken(system.db, system.clock, body.access_token)).scopes).toEqual(['profile']);
+  });
+
+  it('SC-04 a `scope` sent with the code changes nothing (RFC 6749 §4.1.3 defines none): never wider than the code', async () => {
+    const code = await makeCode(system, app.client, user);
+    const body = await expectTokenResponse(await exchangeCode(system, app, code, { scope: 'profile email account' }));
+    expect(body.scope).toBe('profile email');
+    expect((await authenticateAccessToken(system.db, system.clock, body.access_token)).scopes).toEqual([
+      'profile',
+      'email',
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
-import { refreshTokens, type Client, type TokenPair } from '@latchkey/core';
+import { parseScope, type Scope } from '@latchkey/contracts';
+import { InvalidScope, refreshTokens, type Client, type TokenPair } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
 import { refreshTokenParams } from './token.schema.ts';
@@ -7,8 +8,20 @@ import { refreshTokenParams } from './token.schema.ts';
  * `grant_type=refresh_token` (RFC 6749 §6). Core rotates on every use and, with no grace
  * window (D-4), treats any second use of a refresh token as theft and revokes the family.
  * The request's `Authorization: Bearer` header (ignored, D-2) played no part in getting here.
+ * A `scope` narrows the new access token; core refuses one wider than the grant (SC-04).
  */
 export async function exchangeRefreshToken(deps: AuthDeps, client: Client, params: OAuthParams): Promise<TokenPair> {
   const input = parseParams(refreshTokenParams, params);
-  return refreshTokens(deps.db, deps.clock, deps.config, client, input.refresh_token);
+  const scopes = input.scope === undefined ? undefined : requestedScopes(input.scope);
+  return refreshTokens(deps.db, deps.clock, deps.config, client, input.refresh_token, scopes);
+}
+
+/**
+ * SC-04: an unknown or reserved name is `invalid_scope` before the refresh token is even looked
+ * up, so nothing is consumed. The description never repeats the input (AC-10).
+ */
+function requestedScopes(scope: string): Scope[] {
+  const parsed = parseScope(scope);
+  if (!parsed.ok) throw new InvalidScope('The scope parameter names a scope that does not exist.');
+  return parsed.scopes;
 }

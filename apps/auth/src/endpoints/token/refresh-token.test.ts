@@ -8,6 +8,7 @@ import {
   exchangeCode,
   expectOAuthError,
   expectTokenResponse,
+  makeScopedCode,
   postForm,
   refreshWith,
   tokenUrl,
@@ -165,11 +166,18 @@ describe('RFC 6749 §6 refresh token rotation', () => {
     await expectOAuthError(await refreshWith(system, app, pair.refresh_token), 400, 'invalid_grant');
   });
 
-  it('RT-10 (no scopes exist) a scope parameter on refresh is ignored', async () => {
+  it('RT-10 SC-04 a scope parameter on refresh is no longer ignored: unknown names are invalid_scope, nothing consumed', async () => {
     const first = await freshPair();
-    const second = await refreshOk(first.refresh_token, { extra: { scope: 'admin everything' } });
-    expect(await accessTokenWorks(system, second.access_token)).toBe(true);
-    expect(Object.keys(second)).not.toContain('scope');
+    for (const scope of ['admin everything', 'profile admin', 'openid admin', 'Profile']) {
+      await expectOAuthError(
+        await refreshWith(system, app, first.refresh_token, { extra: { scope } }),
+        400,
+        'invalid_scope',
+      );
+    }
+    expect(await accessTokenWorks(system, first.access_token)).toBe(true);
+    const second = await refreshOk(first.refresh_token);
+    expect(second.scope).toBe('profile email');
   });
 
   it('RT-12 refresh tokens are token68-safe base62 with 178 random bits and stored only as digests', async () => {
@@ -180,6 +188,76 @@ describe('RFC 6749 §6 refresh token rotation', () => {
     expect(dump).not.toContain(pair.refresh_token);
     expect(dump).not.toContain(pair.refresh_token.slice(4, 34));
     expect(rows.some((row) => row.token_hash === digest(pair.refresh_token))).toBe(true);
+  });
+});
+
+describe('SC-04 a refresh may narrow the scope, never widen it', () => {
+  async function scopesOf(accessToken: string): Promise<string[]> {
+    return (await authenticateAccessToken(system.db, system.clock, accessToken)).scopes;
+  }
+
+  it('SC-04 without `scope` (or with an empty one) the new token has the whole grant: `scope` says so', async () => {
+    const first = await freshPair();
+    expect(first.scope).toBe('profile email');
+    const second = await refreshOk(first.refresh_token);
+    expect(second.scope).toBe('profile email');
+    const third = await refreshOk(second.refresh_token, { extra: { scope: '' } });
+    expect(third.scope).toBe('profile email');
+    expect(await scopesOf(third.access_token)).toEqual(['profile', 'email']);
+  });
+
+  it('SC-04 narrowing to `profile` gives a `profile` token; the next refresh without `scope` gets the whole grant again', async () => {
+    const first = await freshPair();
+    const narrow = await refreshOk(first.refresh_token, { extra: { scope: 'profile' } });
+    expect(narrow.scope).toBe('profile');
+    expect(await scopesOf(narrow.access_token)).toEqual(['profile']);
+    // The refresh token keeps the grant's scope: narrowing one access token narrows nothing else.
+    const again = await refreshOk(narrow.refresh_token);
+    expect(again.scope).toBe('profile email');
+    expect(await scopesOf(again.access_token)).toEqual(['profile', 'email']);
+    // Order and repeats mean nothing (RFC 6749 §3.3); the answer is in registry order.
+    const reordered = await refreshOk(again.refresh_token, { extra: { scope: 'email  profile email' } });
+    expect(reordered.scope).toBe('profile email');
+  });
+
+  it('SC-04 a scope wider than the grant is invalid_scope and consumes nothing: the presented refresh token still works', async () => {
+    const code = await makeScopedCode(system, app.client, user, ['profile']);
+    const first = await expectTokenResponse(await exchangeCode(system, app, code));
+    issued.push(code, first.access_token, first.refresh_token);
+    expect(first.scope).toBe('profile');
+    for (const scope of ['profile email', 'email', 'account', 'profile account']) {
+      const body = await expectOAuthError(
+        await refreshWith(system, app, first.refresh_token, { extra: { scope } }),
+        400,
+        'invalid_scope',
+      );
+      expect(body.error_description ?? '').not.toContain(scope);
+    }
+    expect(await accessTokenWorks(system, first.access_token)).toBe(true);
+    const second = await refreshOk(first.refresh_token, { extra: { scope: 'profile' } });
+    expect(second.scope).toBe('profile');
+    // A third-party grant of every third-party scope cannot be widened to the portal's `account` either.
+    const full = await freshPair();
+    await expectOAuthError(
+      await refreshWith(system, app, full.refresh_token, { extra: { scope: 'profile email account' } }),
+      400,
+      'invalid_scope',
+    );
+    expect((await refreshOk(full.refresh_token)).scope).toBe('profile email');
+  });
+
+  it('SC-04 P-02 a repeated `scope` on a refresh is invalid_request and consumes nothing', async () => {
+    const first = await freshPair();
+    const params = new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: app.client.id,
+      client_secret: app.clientSecret,
+    });
+    params.append('scope', 'profile');
+    params.append('scope', 'email');
+    await expectOAuthError(await postForm(tokenUrl(system), params), 400, 'invalid_request');
+    await refreshOk(first.refresh_token);
   });
 });
 

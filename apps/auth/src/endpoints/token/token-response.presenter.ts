@@ -1,3 +1,4 @@
+import { formatScope } from '@latchkey/contracts';
 import type { TokenPair } from '@latchkey/core';
 
 export interface TokenResponseBody {
@@ -5,6 +6,7 @@ export interface TokenResponseBody {
   expires_in: string | number;
   access_token: string;
   refresh_token: string;
+  scope: string;
 }
 
 /**
@@ -12,7 +14,8 @@ export interface TokenResponseBody {
  * token68-safe tokens (TK-OK-01). `expires_in` is the access token's own lifetime (TK-OK-03), as a
  * string of decimal digits, the type the service's documentation gives it (D-1, TK-OK-02);
  * EXPIRES_IN_AS_NUMBER switches it to the JSON number strict RFC 6749 clients expect. openid-client 6
- * takes either (CL-08).
+ * takes either (CL-08). `scope` is the access token's scopes, space-delimited in registry order (RFC 6749
+ * §5.1, SC-04): always sent, so a client never has to guess whether a refresh narrowed it.
  */
 export function presentTokenResponse(pair: TokenPair, expiresInAsNumber: boolean): TokenResponseBody {
   return {
@@ -20,5 +23,6 @@ export function presentTokenResponse(pair: TokenPair, expiresInAsNumber: boolean
     expires_in: expiresInAsNumber ? pair.expiresIn : String(pair.expiresIn),
     access_token: pair.accessToken,
     refresh_token: pair.refreshToken,
+    scope: formatScope(pair.scopes),
   };
 }

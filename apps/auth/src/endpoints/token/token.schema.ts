@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * Parameters the token endpoint reads (RFC 6749 §4.1.3, §6; RFC 7636 §4.5); anything else is
- * ignored (P-01). `scope` is read only so that a repeated one is refused (P-02): Latchkey has
- * no scopes, so a refresh request's `scope` changes nothing (RT-10 does not apply).
+ * ignored (P-01). `scope` narrows a refresh (SC-04, which replaces RT-10's "ignored"); the code
+ * grant ignores it (RFC 6749 §4.1.3 defines none: the code carries its scopes), but a repeated
+ * one is refused on both (P-02).
  */
 export const TOKEN_PARAMS = [
   'grant_type',
@@ -31,4 +32,5 @@ export const authorizationCodeParams = z.object({
 /** RFC 6749 §6. */
 export const refreshTokenParams = z.object({
   refresh_token: z.string(), // TK-RF-01: a missing refresh_token is invalid_request
+  scope: z.string().optional(), // SC-04: a subset of the grant's scopes; omitted, the grant's own
 });

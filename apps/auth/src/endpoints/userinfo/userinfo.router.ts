@@ -6,10 +6,17 @@ import type { AuthDeps } from '../../deps.ts';
 
 export const USERINFO_PATH = '/oauth/userinfo';
 
-/** What a client learns of the user: `sub` is the user's id, stable and never the email (CL-02). */
+/**
+ * What a client learns of the user: `sub` is the user's id, stable and never the email (CL-02),
+ * always sent (OpenID Connect Core §5.3.2). The rest only as the token's scopes allow (SC-09):
+ * `name` with `profile`, `email` with `email`.
+ */
 function sendUserinfo(_req: Request, res: Response): void {
-  const principal = principalOf(res);
-  res.json({ sub: principal.userId, name: principal.userName, email: principal.userEmail });
+  const { userId, userName, userEmail, scopes } = principalOf(res);
+  const claims: Record<string, string> = { sub: userId };
+  if (scopes.includes('profile')) claims.name = userName;
+  if (scopes.includes('email')) claims.email = userEmail;
+  res.json(claims);
 }
 
 /**

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anOutage } from '#test/support/faults.ts';
+import { createPersonalAccessToken, redeemAuthorizationCode } from '@latchkey/core';
+import type { Scope } from '@latchkey/contracts';
 import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
-import { issueThirdPartyTokens } from '../../account/account.fixture.ts';
+import { issueThirdPartyTokens, lifetimesOf } from '../../account/account.fixture.ts';
+import { makeScopedCode } from '../oauth-json/oauth-endpoint.fixture.ts';
 
 // CL-02: the userinfo endpoint the sign-in libraries (Auth.js, next-auth, passport strategies)
 // read the signed-in user from.
@@ -44,6 +47,43 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
     const answer = await userinfo({ token: await makePat(system, person) });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ sub: person.id, name: 'Mary Jackson' });
+  });
+
+  it('SC-09 `email` only with the `email` scope, `name` only with `profile`; `sub` always (OAuth tokens and PATs)', async () => {
+    const owner = await makeUser(system, 'Scope Owner');
+    const person = await makeUser(system, 'Annie Easley');
+    const { client } = await makeClient(system, owner);
+    const oauthToken = async (scopes: Scope[]) => {
+      const code = await makeScopedCode(system, client, person, scopes);
+      const pair = await redeemAuthorizationCode(system.db, system.clock, lifetimesOf(system), {
+        client,
+        code,
+        redirectUri: client.redirectUris[0]!,
+        codeVerifier: undefined,
+      });
+      return pair.accessToken;
+    };
+    const pat = async (scopes: Scope[]) =>
+      (
+        await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
+          userId: person.id,
+          name: `userinfo ${scopes.join(' ')}`,
+          scopes,
+        })
+      ).token;
+    const expected = {
+      profile: { sub: person.id, name: 'Annie Easley' },
+      email: { sub: person.id, email: person.email },
+      'profile email': { sub: person.id, name: 'Annie Easley', email: person.email },
+    };
+    for (const [scope, body] of Object.entries(expected)) {
+      const scopes = scope.split(' ') as Scope[];
+      for (const token of [await oauthToken(scopes), await pat(scopes)]) {
+        const answer = await userinfo({ token });
+        expect(answer.status, scope).toBe(200);
+        expect(await answer.json(), scope).toEqual(body);
+      }
+    }
   });
 
   it('CL-02 no token: 401 with a bare Bearer challenge; a bad token: 401 invalid_token; a malformed header: 400 invalid_request', async () => {

@@ -22,7 +22,7 @@ describe('API tokens page', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    expect(headers).toEqual(['Name', 'Token', 'Created', 'Expires', 'Last used', 'Status', 'Actions']);
+    expect(headers).toEqual(['Name', 'Token', 'Scopes', 'Created', 'Expires', 'Last used', 'Status', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(4);
 
@@ -115,7 +115,7 @@ describe('API tokens page', () => {
     expect(within(shown).getByRole('button', { name: 'Copy token' }).textContent).toBe('Copied');
 
     const create = db.requests.find((r) => r.method === 'POST' && r.path === '/bff/api/tokens')!;
-    expect(create.body).toEqual({ name: 'Deploy bot', expires_in_days: 365 });
+    expect(create.body).toEqual({ name: 'Deploy bot', expires_in_days: 365, scopes: ['profile', 'email'] });
     expect(create.headers.get('X-Latchkey-Portal')).toBe('1');
     expect(create.headers.get('Content-Type')).toBe('application/json');
 
@@ -146,7 +146,11 @@ describe('API tokens page', () => {
     await user.selectOptions(within(dialog).getByLabelText('Expiration'), '7 days');
     await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
     await screen.findByRole('dialog', { name: 'Token generated' });
-    expect(db.requests.find((r) => r.method === 'POST')!.body).toEqual({ name: 'Short lived', expires_in_days: 7 });
+    expect(db.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      name: 'Short lived',
+      expires_in_days: 7,
+      scopes: ['profile', 'email'],
+    });
   });
 
   it('asks for a date with Custom date, refuses past dates, and sends the chosen day', async () => {
@@ -177,6 +181,64 @@ describe('API tokens page', () => {
     const body = db.requests.find((r) => r.method === 'POST')!.body as { name: string; expires_at: string };
     expect(body.name).toBe('Until spring');
     expect(new Date(body.expires_at).getTime()).toBe(new Date(nextYear, 2, 1).getTime());
+  });
+
+  it('SC-07 the dialog offers each third-party scope by its sentence, all ticked; a profile-only token is sent and listed so', async () => {
+    const { user } = renderApp('/tokens');
+    await screen.findByText('No API tokens yet');
+    await user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const dialog = screen.getByRole('dialog', { name: 'Generate token' });
+    const group = within(dialog).getByRole('group', { name: 'Scopes' });
+    const boxes = within(group).getAllByRole<HTMLInputElement>('checkbox');
+    expect(boxes.map((box) => [box.value, box.checked])).toEqual([
+      ['profile', true],
+      ['email', true],
+    ]);
+    expect(within(group).getByLabelText(/^See your user id and name/)).toBe(boxes[0]);
+    expect(within(group).getByLabelText(/^See your email address/)).toBe(boxes[1]);
+    expect(within(group).queryByLabelText(/Manage your API clients/)).toBeNull();
+
+    await user.type(within(dialog).getByLabelText('Token name'), 'Names only');
+    await user.click(boxes[1]!);
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    const shown = await screen.findByRole('dialog', { name: 'Token generated' });
+    expect(db.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      name: 'Names only',
+      expires_in_days: 365,
+      scopes: ['profile'],
+    });
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    const row = (await screen.findByText('Names only')).closest('tr')!;
+    expect(row.querySelector('td[data-label="Scopes"]')!.textContent).toBe('profile');
+  });
+
+  it('SC-07 with every scope unticked, Generate token says to choose one, focuses the first box and sends nothing', async () => {
+    const { user } = renderApp('/tokens');
+    await screen.findByText('No API tokens yet');
+    await user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const dialog = screen.getByRole('dialog', { name: 'Generate token' });
+    await user.type(within(dialog).getByLabelText('Token name'), 'Nothing');
+    const group = within(dialog).getByRole('group', { name: 'Scopes' });
+    for (const box of within(group).getAllByRole('checkbox')) await user.click(box);
+    await user.click(within(dialog).getByRole('button', { name: 'Generate token' }));
+    const message = within(dialog).getByText('Choose at least one scope.');
+    expect(group.getAttribute('aria-describedby')).toContain(message.id);
+    expect(document.activeElement).toBe(within(group).getAllByRole('checkbox')[0]);
+    expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    await user.click(within(group).getAllByRole('checkbox')[0]!);
+    expect(within(dialog).queryByText('Choose at least one scope.')).toBeNull();
+  });
+
+  it('SC-07 the list shows each token’s scopes', async () => {
+    db.tokens = [
+      makeToken({ name: 'Both', scopes: ['profile', 'email'] }),
+      makeToken({ name: 'Email reader', scopes: ['email'] }),
+    ];
+    renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'API tokens' });
+    const scopes = [...table.querySelectorAll('td[data-label="Scopes"]')].map((cell) => cell.textContent);
+    expect(scopes).toEqual(['profile, email', 'email']);
   });
 
   it('checks the name before sending, and shows the server’s field error next to its field', async () => {
@@ -302,7 +364,7 @@ describe('Authorized applications on the API tokens page', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    expect(headers).toEqual(['Application', 'First authorized', 'Last used', 'Active sign-ins', 'Actions']);
+    expect(headers).toEqual(['Application', 'Scopes', 'First authorized', 'Last used', 'Active sign-ins', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.textContent).toContain('Photo Printer');
@@ -310,6 +372,17 @@ describe('Authorized applications on the API tokens page', () => {
     expect(within(rows[0]!).getByText('4')).toBeTruthy();
     expect(within(rows[0]!).queryByText('Never')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Authorized applications' })).toBeTruthy();
+  });
+
+  it('SC-09 each application shows the scopes it holds', async () => {
+    db.applications = [
+      makeApplication({ client_id: 'lkc_names', name: 'Name Reader', scopes: ['profile'] }),
+      makeApplication({ client_id: 'lkc_idle', name: 'Idle App', active_grants: 0, scopes: [] }),
+    ];
+    renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'Authorized applications' });
+    const cells = [...table.querySelectorAll('td[data-label="Scopes"]')].map((cell) => cell.textContent);
+    expect(cells).toEqual(['profile', 'None']);
   });
 
   it('AA-01 with none authorized, an empty state instead of a table', async () => {

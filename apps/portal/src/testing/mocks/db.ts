@@ -49,6 +49,7 @@ export function makeToken(overrides: Partial<TokenJson> = {}): TokenJson {
     expires_at: iso(NOW + 355 * DAY),
     last_used_at: null,
     status: 'active',
+    scopes: ['profile', 'email'],
     ...overrides,
   };
 }
@@ -61,6 +62,7 @@ export function makeApplication(overrides: Partial<ApplicationJson> = {}): Appli
     first_authorized_at: iso(NOW - 20 * DAY),
     last_used_at: null,
     active_grants: 1,
+    scopes: ['profile', 'email'],
     ...overrides,
   };
 }

@@ -6,7 +6,14 @@ import {
   type PathParams,
   type StrictRequest,
 } from 'msw';
-import { BFF_ACCOUNT_BASE, type AccountMethod, type AccountPath } from '@latchkey/contracts';
+import {
+  BFF_ACCOUNT_BASE,
+  isScope,
+  SCOPES,
+  THIRD_PARTY_SCOPES,
+  type AccountMethod,
+  type AccountPath,
+} from '@latchkey/contracts';
 import type {
   ApplicationJson,
   MeJson,
@@ -150,12 +157,29 @@ export const handlers = [
   }),
 
   accountRoute('POST', '/tokens', async ({ request }) => {
-    const body = (await record(request)) as { name?: string; expires_in_days?: number; expires_at?: string };
+    const body = (await record(request)) as {
+      name?: string;
+      expires_in_days?: number;
+      expires_at?: string;
+      scopes?: string[];
+    };
     const refused = guard(request);
     if (refused) return refused;
     if (!body.name) return validationFailed('name', 'Enter a token name of 1 to 100 characters.');
+    // SC-07, as the account API answers: known third-party scopes, at least one; all when absent.
+    const scopes = body.scopes ?? [...THIRD_PARTY_SCOPES];
+    if (scopes.length === 0) return validationFailed('scopes', 'Choose at least one scope.');
+    if (!scopes.every((s) => isScope(s) && SCOPES[s].thirdParty)) {
+      return validationFailed('scopes', `A personal access token cannot have the ${scopes.join(', ')} scope.`);
+    }
     const expiresAt = body.expires_at ?? iso(Date.now() + (body.expires_in_days ?? 365) * 24 * 60 * 60 * 1000);
-    const token = makeToken({ name: body.name, last4: 'WxYz', created_at: iso(Date.now()), expires_at: expiresAt });
+    const token = makeToken({
+      name: body.name,
+      last4: 'WxYz',
+      created_at: iso(Date.now()),
+      expires_at: expiresAt,
+      scopes: THIRD_PARTY_SCOPES.filter((s) => scopes.includes(s)),
+    });
     db.tokens.unshift(token);
     return HttpResponse.json<CreatedTokenJson>(
       { token, value: 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz' },
@@ -185,7 +209,7 @@ export const handlers = [
     const app = db.applications.find((a) => a.client_id === params.id);
     if (!app) return refusal(404, 'not_found', 'No such authorized application.');
     db.applications = db.applications.filter((a) => a !== app);
-    return HttpResponse.json<ApplicationJson>({ ...app, active_grants: 0 });
+    return HttpResponse.json<ApplicationJson>({ ...app, active_grants: 0, scopes: [] });
   }),
 
   http.post('/bff/graphql', async ({ request }) => {

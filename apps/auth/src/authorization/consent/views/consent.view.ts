@@ -10,6 +10,8 @@ export interface ConsentView {
   /** The owner's name or email; "Latchkey" for clients provisioned by the service itself. */
   ownerLabel: string;
   user: { name: string; email: string };
+  /** SC-05: what the application asks for, in registry order; `isNew` when an earlier approval did not cover it. */
+  scopes: ReadonlyArray<{ sentence: string; isNew: boolean }>;
   /**
    * Host the browser is sent to afterwards, so the user sees where the answer goes: as
    * registered, ASCII, an internationalized domain in its xn-- (punycode) form (HD-04).
@@ -59,7 +61,8 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
 /**
  * The consent page names the client and its owner; buttons "Allow" and "Deny". Issue 19 adds what
  * the developer registered (description, homepage, policies), each only when given, a note for a
- * loopback redirect URL (CE-09), and "Not you? Switch account". Every value is escaped (CJ-05, CE-11).
+ * loopback redirect URL (CE-09), and "Not you? Switch account". Issue 28 lists the requested scopes,
+ * marking those an earlier approval did not cover (SC-05). Every value is escaped (CJ-05, CE-11).
  */
 export function consentPage(view: ConsentView): SafeHtml {
   const hostUnicode =
@@ -86,10 +89,19 @@ export function consentPage(view: ConsentView): SafeHtml {
             </p>`
           : ''
       }
+      ${
+        view.scopes.some((scope) => scope.isNew)
+          ? html`<p class="scope-note">You allowed ${view.clientName} before; it now asks for more, marked New.</p>`
+          : ''
+      }
       <h2>It will be able to</h2>
       <ul class="permissions">
-        <li>${check}<span>Read your profile: your name and email address</span></li>
-        <li>${check}<span>Call the Latchkey API on your behalf until you revoke its access</span></li>
+        ${view.scopes.map(
+          (scope) =>
+            html`<li>
+              ${check}<span>${scope.isNew ? html`<strong class="scope-new">New:</strong> ` : ''}${scope.sentence}</span>
+            </li>`,
+        )}
       </ul>
       <div class="account">
         <div>

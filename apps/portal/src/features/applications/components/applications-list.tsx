@@ -40,7 +40,7 @@ export function ApplicationsList() {
     <>
       <DataTable
         caption="Authorized applications"
-        columns={['Application', 'First authorized', 'Last used', 'Active sign-ins', '']}
+        columns={['Application', 'Scopes', 'First authorized', 'Last used', 'Active sign-ins', '']}
       >
         {applications.data.map((app) => (
           <ApplicationRow key={app.client_id} app={app} onRevoke={() => openRevoke(app)} />
@@ -76,6 +76,10 @@ function ApplicationRow({ app, onRevoke }: { app: AuthorizedApplication; onRevok
           </span>
           <span className="cell-subtitle">{app.owner_name === null ? 'Latchkey' : `by ${app.owner_name}`}</span>
         </div>
+      </td>
+      <td data-label="Scopes">
+        {/* SC-09: what the application can still do for the user. */}
+        {app.scopes.length > 0 ? app.scopes.join(', ') : <span className="muted">None</span>}
       </td>
       <td data-label="First authorized">
         <Time value={app.first_authorized_at} />

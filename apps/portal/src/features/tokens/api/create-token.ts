@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreatedTokenJson, CreateTokenRequest } from '@latchkey/contracts';
+import type { CreatedTokenJson, CreateTokenRequest, Scope } from '@latchkey/contracts';
 import { accountRequest } from '../../../lib/api-client.ts';
 import type { ExpirationRequest } from '../expiration/expiration.ts';
 import { tokensQueryOptions, type AccessToken } from './get-tokens.ts';
@@ -7,13 +7,15 @@ import { tokensQueryOptions, type AccessToken } from './get-tokens.ts';
 export interface NewToken {
   name: string;
   expiration: ExpirationRequest;
+  /** SC-07: what the token may do; the dialog starts with every third-party scope ticked. */
+  scopes: Scope[];
 }
 
 export type CreatedToken = CreatedTokenJson;
 
 /** POST /bff/api/tokens: the only response that ever carries the token's value. */
 export function createToken(input: NewToken): Promise<CreatedToken> {
-  const json: CreateTokenRequest = { name: input.name, ...input.expiration };
+  const json: CreateTokenRequest = { name: input.name, ...input.expiration, scopes: input.scopes };
   return accountRequest('POST', '/tokens', { json });
 }
 

@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH } from '@latchkey/contracts';
+import { MAX_NAME_LENGTH, THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
 import { useRef, useState } from 'react';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { Field } from '../../../components/field.tsx';
@@ -16,9 +16,15 @@ import {
   validateCustomDate,
   type ExpirationChoice,
 } from '../expiration/expiration.ts';
+import { ScopeChoices } from './scope-choices.tsx';
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
-const SERVER_FIELDS = { name: 'name', expires_at: 'expiration', expires_in_days: 'expiration' } as const;
+const SERVER_FIELDS = {
+  name: 'name',
+  expires_at: 'expiration',
+  expires_in_days: 'expiration',
+  scopes: 'scopes',
+} as const;
 
 function validateName(value: string): string | undefined {
   const name = value.trim();
@@ -27,8 +33,13 @@ function validateName(value: string): string | undefined {
   return undefined;
 }
 
+/** SC-07: a token needs at least one scope; the server says the same (core's ValidationFailed). */
+function validateScopes(scopes: readonly Scope[]): string | undefined {
+  return scopes.length === 0 ? 'Choose at least one scope.' : undefined;
+}
+
 /**
- * Generate token → Token name, Expiration → Generate token → the token, shown once. Render it
+ * Generate token → Token name, Expiration, Scopes → Generate token → the token, shown once. Render it
  * only while open: closing unmounts it, and the token's value goes with it.
  */
 export function CreateTokenDialog({ onClose }: { onClose: () => void }) {
@@ -65,14 +76,19 @@ function TokenForm({ onCreated, onCancel }: { onCreated: (created: CreatedToken)
   const [name, setName] = useState('');
   const [choice, setChoice] = useState<ExpirationChoice>(DEFAULT_EXPIRATION);
   const [customDate, setCustomDate] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>([...THIRD_PARTY_SCOPES]);
   const nameRef = useRef<HTMLInputElement>(null);
   const expirationRef = useRef<HTMLSelectElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
+  const scopesRef = useRef<HTMLFieldSetElement>(null);
   const fieldErrors = useFieldErrors({
-    fields: ['name', 'expiration'],
+    fields: ['name', 'expiration', 'scopes'],
     serverFields: SERVER_FIELDS,
-    // With Custom date, the expiration's message is shown under the date, not the select.
-    focus: (field) => (field === 'name' ? nameRef : choice === 'custom' ? dateRef : expirationRef).current?.focus(),
+    focus: (field) => {
+      if (field === 'scopes') return scopesRef.current?.querySelector('input')?.focus();
+      // With Custom date, the expiration's message is shown under the date, not the select.
+      (field === 'name' ? nameRef : choice === 'custom' ? dateRef : expirationRef).current?.focus();
+    },
   });
   const { errors } = fieldErrors;
   const createToken = useCreateToken({ onCreated });
@@ -83,10 +99,11 @@ function TokenForm({ onCreated, onCancel }: { onCreated: (created: CreatedToken)
     const found = {
       name: validateName(name),
       expiration: choice === 'custom' ? validateCustomDate(customDate, today) : undefined,
+      scopes: validateScopes(scopes),
     };
     if (fieldErrors.show(found)) return;
     createToken.mutate(
-      { name: name.trim(), expiration: expirationRequest(choice, customDate) },
+      { name: name.trim(), expiration: expirationRequest(choice, customDate), scopes },
       { onError: fieldErrors.showServerError },
     );
   }
@@ -168,6 +185,15 @@ function TokenForm({ onCreated, onCancel }: { onCreated: (created: CreatedToken)
           )}
         </Field>
       ) : null}
+      <ScopeChoices
+        ref={scopesRef}
+        value={scopes}
+        error={errors.scopes}
+        onChange={(next) => {
+          setScopes(next);
+          fieldErrors.clear('scopes');
+        }}
+      />
     </CreateForm>
   );
 }

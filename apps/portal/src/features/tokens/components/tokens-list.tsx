@@ -46,7 +46,10 @@ export function TokensList() {
   }
   return (
     <>
-      <DataTable caption="API tokens" columns={['Name', 'Token', 'Created', 'Expires', 'Last used', 'Status', '']}>
+      <DataTable
+        caption="API tokens"
+        columns={['Name', 'Token', 'Scopes', 'Created', 'Expires', 'Last used', 'Status', '']}
+      >
         {tokens.data.map((token) => (
           // "Expires soon" is measured from when the list was fetched: stable across renders, fresh on each refetch.
           <TokenRow
@@ -102,6 +105,10 @@ function TokenRow({
           <span aria-hidden="true">…</span>
           {token.last4}
         </code>
+      </td>
+      <td data-label="Scopes">
+        {/* SC-07: what the token may do, by the names the API and the CLI use. */}
+        {token.scopes.join(', ')}
       </td>
       <td data-label="Created">
         <Time value={token.created_at} />
