@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
+import type { SecretExpiry } from './limits.ts';
 
 /**
  * The account API (DD-8), written once: what the authorization server's `/account/*`
@@ -37,6 +38,12 @@ export const clientJson = z.object({
   client_uri: z.nullable(z.string()),
   policy_uri: z.nullable(z.string()),
   tos_uri: z.nullable(z.string()),
+  /**
+   * PC-01: a public client (RFC 6749 §2.1) has no secret: a browser, mobile, desktop or
+   * command-line app. It must use PKCE and authenticates with `client_id` alone
+   * (`token_endpoint_auth_method` `none`).
+   */
+  public: z.boolean(),
   created_at: instant,
   status: z.enum(['active', 'revoked']),
   revoked_at: z.nullable(instant),
@@ -45,9 +52,37 @@ export type ClientJson = z.infer<typeof clientJson>;
 
 export const clientList = z.array(clientJson);
 
-/** The only answer that ever carries the client secret (TS-04: shown once). */
-export const createdClientJson = z.object({ client: clientJson, client_secret: z.string() });
+/** The only answer that ever carries the client secret (TS-04: shown once); a public client has none. */
+export const createdClientJson = z.object({ client: clientJson, client_secret: z.optional(z.string()) });
 export type CreatedClientJson = z.infer<typeof createdClientJson>;
+
+/**
+ * One of a confidential client's secrets (SR-*): at most two live at once, so an app can roll
+ * its secret without downtime. Never the secret itself, only its last four characters.
+ */
+export const clientSecretJson = z.object({
+  id: z.string(),
+  last4: z.string(),
+  created_at: instant,
+  /** When it stops working; null: until deleted. */
+  expires_at: z.nullable(instant),
+  last_used_at: z.nullable(instant),
+});
+export type ClientSecretJson = z.infer<typeof clientSecretJson>;
+export const clientSecretList = z.array(clientSecretJson);
+
+/** The only answer that carries a new secret (shown once), with the client's secrets after it. */
+export const createdClientSecretJson = z.object({
+  secret: clientSecretJson,
+  client_secret: z.string(),
+  secrets: clientSecretList,
+});
+export type CreatedClientSecretJson = z.infer<typeof createdClientSecretJson>;
+
+/** POST /account/clients/{id}/secrets: optionally, when the secret in use now stops working. */
+export interface CreateClientSecretRequest {
+  old_secret_expires_in?: SecretExpiry;
+}
 
 /** The optional details of a client; null or "" clears one on an update. */
 export interface ClientDetailsRequest {
@@ -63,6 +98,8 @@ export interface CreateClientRequest extends ClientDetailsRequest {
   redirect_uri?: string;
   redirect_uris?: string[];
   post_logout_redirect_uri?: string;
+  /** PC-01: register a public client (no secret, PKCE required). */
+  public?: boolean;
 }
 
 /** PATCH /account/clients/{id}: only the fields sent change. */
@@ -174,6 +211,8 @@ export const ACCOUNT_ROUTES = [
   { path: '/clients', answers: { GET: clientList, POST: createdClientJson } },
   { path: '/clients/:id', answers: { GET: clientJson, PATCH: clientJson } },
   { path: '/clients/:id/revoke', answers: { POST: clientJson } },
+  { path: '/clients/:id/secrets', answers: { GET: clientSecretList, POST: createdClientSecretJson } },
+  { path: '/clients/:id/secrets/:secretId/delete', answers: { POST: clientSecretList } },
   { path: '/tokens', answers: { GET: tokenList, POST: createdTokenJson } },
   { path: '/tokens/:id/revoke', answers: { POST: tokenJson } },
   { path: '/applications', answers: { GET: applicationList } },

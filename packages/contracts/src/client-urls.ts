@@ -64,16 +64,40 @@ function urlProblem(value: string, field: ClientUrlField): string | undefined {
  * http, no fragment, no userinfo, no wildcard, no `code`, `state` or `iss` in its query. The
  * value is stored as given and later compared byte for byte.
  */
-export function redirectUrlProblem(value: string, field: RedirectUrlField = 'redirect_uri'): string | undefined {
+export function redirectUrlProblem(
+  value: string,
+  field: RedirectUrlField = 'redirect_uri',
+  isPublic = false,
+): string | undefined {
   const label = CLIENT_URL_LABELS[field];
   if (value.includes('#')) return `The ${label} must not contain a fragment (#).`;
   if (value.includes('*')) return `The ${label} must not contain a wildcard (*).`;
-  const problem = urlProblem(value, field);
+  const problem = isPublic && isPrivateUseScheme(value) ? privateUseProblem(value, label) : urlProblem(value, field);
   if (problem) return problem;
   const { searchParams } = new URL(value);
   if (searchParams.has('code') || searchParams.has('state') || searchParams.has('iss')) {
     return `The ${label} must not carry code, state or iss query parameters.`;
   }
+  return undefined;
+}
+
+/**
+ * PC-05: a private-use URI scheme (RFC 8252 §7.1), which only a public (native) client may
+ * register: a reverse domain name with at least one dot, such as `com.example.app:/callback`. The
+ * dot keeps out `javascript:`, `data:` and every other single-word scheme (RFC 8252 §8.4).
+ */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:/i;
+
+function isPrivateUseScheme(value: string): boolean {
+  return PRIVATE_USE_SCHEME.test(value) && !/^https?:/i.test(value);
+}
+
+function privateUseProblem(value: string, label: string): string | undefined {
+  if (value.length > MAX_URL_LENGTH) return `The ${label} must be at most ${MAX_URL_LENGTH} characters.`;
+  if (!URI_CHARACTERS.test(value)) return `The ${label} may contain only the characters RFC 3986 allows.`;
+  const rest = value.slice(value.indexOf(':') + 1);
+  if (!rest.startsWith('/')) return `Write the ${label} as a scheme and a path, such as com.example.app:/callback.`;
+  if (/[?&](code|state|iss)=/.test(rest)) return `The ${label} must not carry code, state or iss query parameters.`;
   return undefined;
 }
 
@@ -84,6 +108,7 @@ export function redirectUrlProblem(value: string, field: RedirectUrlField = 'red
 export function redirectUrlsProblem(
   values: readonly string[],
   field: 'redirect_uri' | 'redirect_uris',
+  isPublic = false,
 ): { message: string; url?: string } | undefined {
   if (values.length === 0) return { message: 'Enter at least one redirect URL.' };
   if (values.length > MAX_REDIRECT_URIS) {
@@ -91,7 +116,7 @@ export function redirectUrlsProblem(
   }
   const uris = values.map((value) => value.trim());
   for (const url of uris) {
-    const message = redirectUrlProblem(url, field);
+    const message = redirectUrlProblem(url, field, isPublic);
     if (message) return { message, url };
   }
   if (new Set(uris).size !== uris.length) return { message: 'Each redirect URL may be listed once.' };

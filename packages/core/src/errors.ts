@@ -94,3 +94,9 @@ export class LimitReached extends DomainError {
   readonly status = 409;
   readonly code = ErrorCode.limitReached;
 }
+
+/** SR-02: a client already holds MAX_CLIENT_SECRETS live secrets; deleting one makes room. */
+export class SecretLimitReached extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.limitReached;
+}

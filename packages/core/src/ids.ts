@@ -7,6 +7,7 @@ import { randomBase62 } from '@latchkey/credentials';
 export const IdPrefix = {
   user: 'usr',
   client: 'lkc',
+  clientSecret: 'cs',
   grant: 'grt',
   code: 'cod',
   accessToken: 'tok',

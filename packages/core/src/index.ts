@@ -27,9 +27,13 @@ export {
   revokeClient,
   updateClient,
   ensureFirstPartyClient,
+  authenticatePublicClient,
 } from './clients/clients.service.ts';
+export { createClientSecret, deleteClientSecret, listClientSecrets } from './clients/client-secrets.service.ts';
+export type { ClientSecret, CreatedClientSecret } from './clients/client-secrets.service.ts';
+export { isAllowedCorsOrigin } from './clients/cors-origins.ts';
 export type { ClientChanges, NewClient, CreatedClient, FirstPartyClient } from './clients/clients.service.ts';
-export { validateRedirectUriForRegistration } from './clients/redirect-uri.ts';
+export { validateRedirectUriForRegistration, redirectUriMatches } from './clients/redirect-uri.ts';
 export { presentClient } from './clients/client.presenter.ts';
 
 export { consentedScopes, hasConsented, recordConsent } from './authorization/consents.service.ts';

@@ -26,14 +26,27 @@ export interface ClientsTable {
   client_uri: string | null;
   policy_uri: string | null;
   tos_uri: string | null;
-  secret_hash: string;
-  secret_last4: string;
   first_party: number;
+  /** PC-01: 1 for a public client (no secret, PKCE required, `token_endpoint_auth_method` none). */
+  public: number;
   require_pkce: number;
   created_at: number;
   revoked_at: number | null;
   /** SC-03: the scopes the client gets when it sends no `scope` (RFC 7591 §2), space-delimited. */
   scope: string;
+}
+
+/** SR-*: a confidential client's secrets, at most two live; only the SHA-256 digest is kept (TS-04). */
+export interface ClientSecretsTable {
+  id: string;
+  client_id: string;
+  secret_hash: string;
+  last4: string;
+  created_at: number;
+  /** When it stops working (SR-03); null: until deleted. */
+  expires_at: number | null;
+  /** SR-05: the last successful client authentication with it, to the minute. */
+  last_used_at: number | null;
 }
 
 export interface ConsentsTable {
@@ -119,6 +132,7 @@ export interface LocksTable {
 export interface Database {
   users: UsersTable;
   clients: ClientsTable;
+  client_secrets: ClientSecretsTable;
   consents: ConsentsTable;
   grants: GrantsTable;
   authorization_codes: AuthorizationCodesTable;

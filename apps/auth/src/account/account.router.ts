@@ -10,6 +10,7 @@ import type { AuthDeps } from '../deps.ts';
 import { accountErrorHandler } from './account-error.handler.ts';
 import { NotFound } from '@latchkey/core';
 import { MethodNotAllowed, noStore } from '@latchkey/http';
+import { clientSecretsHandlers } from './clients/client-secrets.handler.ts';
 import { clientsHandlers } from './clients/clients.handler.ts';
 import { jsonBody } from './json-body.middleware.ts';
 import { getMe } from './me/me.handler.ts';
@@ -44,6 +45,7 @@ export function accountRouter(deps: AuthDeps): Router {
   const router = Router();
   const auth = requirePortalToken(deps);
   const clients = clientsHandlers(deps);
+  const secrets = clientSecretsHandlers(deps);
   const tokens = tokensHandlers(deps);
   const applications = applicationsHandlers(deps);
   const handlers: AccountHandlers = {
@@ -51,6 +53,8 @@ export function accountRouter(deps: AuthDeps): Router {
     '/clients': { GET: [clients.listClients], POST: [...jsonBody, clients.createClient] },
     '/clients/:id': { GET: [clients.getClient], PATCH: [...jsonBody, clients.updateClient] },
     '/clients/:id/revoke': { POST: [clients.revokeClient] },
+    '/clients/:id/secrets': { GET: [secrets.listSecrets], POST: [...jsonBody, secrets.createSecret] },
+    '/clients/:id/secrets/:secretId/delete': { POST: [secrets.deleteSecret] },
     '/tokens': { GET: [tokens.listTokens], POST: [...jsonBody, tokens.createToken] },
     '/tokens/:id/revoke': { POST: [tokens.revokeToken] },
     '/applications': { GET: [applications.listApplications] },

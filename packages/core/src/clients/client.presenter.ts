@@ -19,6 +19,7 @@ export function presentClient(client: Client): ClientJson {
     client_uri: client.clientUri,
     policy_uri: client.policyUri,
     tos_uri: client.tosUri,
+    public: client.public,
     created_at: iso(client.createdAt),
     status: client.revokedAt === null ? 'active' : 'revoked',
     revoked_at: client.revokedAt === null ? null : iso(client.revokedAt),

@@ -15,8 +15,9 @@ export interface Client {
   clientUri: string | null;
   policyUri: string | null;
   tosUri: string | null;
-  secretLast4: string;
   firstParty: boolean;
+  /** PC-01: no secret; PKCE required; authenticates at the token endpoint with `client_id` alone. */
+  public: boolean;
   requirePkce: boolean;
   /** SC-03: what the client gets when its authorization request has no `scope` (RFC 7591 §2 `scope`). */
   scopes: Scope[];
@@ -35,8 +36,8 @@ export function clientRowToClient(row: ClientsTable): Client {
     clientUri: row.client_uri ?? null,
     policyUri: row.policy_uri ?? null,
     tosUri: row.tos_uri ?? null,
-    secretLast4: row.secret_last4,
     firstParty: Number(row.first_party) === 1,
+    public: Number(row.public) === 1,
     requirePkce: Number(row.require_pkce) === 1,
     scopes: storedScopes(row.scope),
     createdAt: Number(row.created_at),

@@ -42,12 +42,12 @@ export async function updateClientRow(db: Executor, id: string, values: ClientUp
  * instances starting together on an empty database cannot race on the insert.
  */
 export async function upsertProvisionedClient(db: Executor, row: ClientsTable): Promise<void> {
-  const { name, redirect_uris, post_logout_redirect_uri, secret_hash, secret_last4 } = row;
+  const { name, redirect_uris, post_logout_redirect_uri } = row;
   await db
     .insertInto('clients')
     .values(row)
     .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ name, redirect_uris, post_logout_redirect_uri, secret_hash, secret_last4 }),
+      oc.column('id').doUpdateSet({ name, redirect_uris, post_logout_redirect_uri }),
     )
     .execute();
 }

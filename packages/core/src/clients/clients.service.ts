@@ -1,7 +1,7 @@
 import { ALL_SCOPES, formatScope, THIRD_PARTY_SCOPES } from '@latchkey/contracts';
-import { constantTimeEqual, digest, generateToken, lastFour, TokenPrefix } from '@latchkey/credentials';
+import { digest, lastFour } from '@latchkey/credentials';
 import type { ClientsTable, Executor } from '@latchkey/db';
-import type { Clock } from '../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { Conflict, InvalidClient, LimitReached, NotFound } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
 import { countActiveClients, insertWithinCap } from '../limits/per-user-cap.ts';
@@ -16,6 +16,8 @@ import {
   type ClientUpdate,
 } from './clients.repository.ts';
 import { validateLinkUrl, validateRedirectUriForRegistration, validateRedirectUris } from './redirect-uri.ts';
+import { insertClientSecret, listClientSecretRows, touchClientSecret, upsertProvisionedSecret } from './client-secrets.repository.ts';
+import { matchSecret, newSecretRow } from './client-secrets.service.ts';
 import { validateDescription, validateName } from '../text.ts';
 
 /** The optional details a consent page shows; blank or null means none. */
@@ -38,6 +40,11 @@ export interface NewClient extends ClientDetails {
   postLogoutRedirectUri?: string | undefined;
   requirePkce?: boolean;
   /**
+   * PC-01: a public client (RFC 6749 §2.1): no secret, PKCE required, and its redirect URLs may
+   * use a private-use scheme (PC-05). Fixed at registration.
+   */
+  public?: boolean;
+  /**
    * HD-14: the most active (not revoked) clients the owner may hold, this one included; over
    * it the creation is refused with LimitReached and nothing is stored. Unset (the operators'
    * CLI): no cap.
@@ -47,8 +54,8 @@ export interface NewClient extends ClientDetails {
 
 export interface CreatedClient {
   client: Client;
-  /** Shown once; only its SHA-256 digest and last four characters are kept. */
-  clientSecret: string;
+  /** Shown once; only its SHA-256 digest and last four characters are kept. Undefined for a public client. */
+  clientSecret: string | undefined;
 }
 
 function validateClientName(value: string): string {
@@ -87,9 +94,21 @@ function clientLimitReached(cap: number): LimitReached {
   );
 }
 
+/** What registering a confidential client returns: its first secret, shown once. */
+export interface CreatedConfidentialClient extends CreatedClient {
+  clientSecret: string;
+}
+
+export async function createClient(
+  db: Executor,
+  clock: Clock,
+  input: NewClient & { public?: false },
+): Promise<CreatedConfidentialClient>;
+export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient>;
 export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
   const name = validateClientName(input.name);
-  const redirectUris = validateRedirectUris(input.redirectUris, input.redirectUrisField ?? 'redirect_uris');
+  const isPublic = input.public === true;
+  const redirectUris = validateRedirectUris(input.redirectUris, input.redirectUrisField ?? 'redirect_uris', isPublic);
   const postLogoutRedirectUri = validatePostLogoutRedirectUri(input.postLogoutRedirectUri);
   const details = validateDetails({
     description: input.description ?? null,
@@ -97,7 +116,7 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     policyUri: input.policyUri ?? null,
     tosUri: input.tosUri ?? null,
   });
-  const clientSecret = generateToken(TokenPrefix.clientSecret);
+  const now = clock.now();
   const row: ClientsTable = {
     id: newId(IdPrefix.client),
     owner_id: input.ownerId,
@@ -109,27 +128,32 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     policy_uri: null,
     tos_uri: null,
     ...details,
-    secret_hash: digest(clientSecret),
-    secret_last4: lastFour(clientSecret),
     first_party: 0,
-    require_pkce: input.requirePkce ? 1 : 0,
+    public: isPublic ? 1 : 0,
+    // PC-02: a public client cannot keep a secret, so PKCE is what binds its code to it.
+    require_pkce: input.requirePkce || isPublic ? 1 : 0,
     // SC-03: a third-party client may ask for, and gets by default, every third-party scope.
     scope: formatScope(THIRD_PARTY_SCOPES),
-    created_at: clock.now(),
+    created_at: now,
     revoked_at: null,
   };
+  const secret = isPublic ? undefined : newSecretRow(row.id, now);
+  const insert = async (trx: Executor): Promise<void> => {
+    await insertClient(trx, row);
+    if (secret) await insertClientSecret(trx, secret.row);
+  };
   if (input.maxActive === undefined) {
-    await insertClient(db, row);
+    await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
   } else {
     const inserted = await insertWithinCap(db, {
       userId: input.ownerId,
       cap: input.maxActive,
       count: (trx) => countActiveClients(trx, input.ownerId),
-      insert: (trx) => insertClient(trx, row),
+      insert,
     });
     if (!inserted) throw clientLimitReached(input.maxActive);
   }
-  return { client: clientRowToClient(row), clientSecret };
+  return { client: clientRowToClient(row), clientSecret: secret?.clientSecret };
 }
 
 /** What an edit may change; a field left out stays as it is. */
@@ -164,7 +188,11 @@ export async function updateClient(
     ...(changes.name !== undefined && { name: validateClientName(changes.name) }),
     ...(changes.redirectUris !== undefined && {
       redirect_uris: JSON.stringify(
-        validateRedirectUris(changes.redirectUris, changes.redirectUrisField ?? 'redirect_uris'),
+        validateRedirectUris(
+          changes.redirectUris,
+          changes.redirectUrisField ?? 'redirect_uris',
+          Number(row.public) === 1,
+        ),
       ),
     }),
     ...(changes.postLogoutRedirectUri !== undefined && {
@@ -177,15 +205,38 @@ export async function updateClient(
 }
 
 /**
- * Client authentication (RFC 6749 §2.3.1). Unknown client, wrong secret and revoked client
- * fail alike, with the same work done, so the answer does not tell which (CA-02).
+ * Client authentication (RFC 6749 §2.3.1). Unknown client, wrong, deleted or expired secret,
+ * revoked client and a public client sent a secret (PC-04) fail alike, with the same work done,
+ * so the answer does not tell which (CA-02). Either live secret of the client works (SR-01), and
+ * both are compared whichever matches (SR-06).
  */
-export async function authenticateClient(db: Executor, clientId: string, clientSecret: string): Promise<Client> {
+export async function authenticateClient(
+  db: Executor,
+  clientId: string,
+  clientSecret: string,
+  clock: Clock = systemClock,
+): Promise<Client> {
   const row = await findClientRowById(db, clientId);
+  const secrets = row ? await listClientSecretRows(db, row.id) : [];
   // Every presented secret is hashed, whatever its shape: operators may configure the portal's
   // secret themselves (PORTAL_CLIENT_SECRET), and the work done must not depend on the input.
-  const matches = constantTimeEqual(digest(clientSecret), row?.secret_hash ?? 'x'.repeat(64));
-  if (!row || !matches || row.revoked_at !== null) {
+  const now = clock.now();
+  const matched = matchSecret(secrets, clientSecret, now);
+  if (!row || !matched || row.revoked_at !== null || Number(row.public) === 1) {
+    throw new InvalidClient('Client authentication failed.');
+  }
+  await touchClientSecret(db, matched.id, now);
+  return clientRowToClient(row);
+}
+
+/**
+ * PC-03: a public client at the token and revocation endpoints names itself with `client_id`
+ * and no secret (`token_endpoint_auth_method` none). A confidential client that sends no
+ * secret, an unknown client and a revoked one fail alike.
+ */
+export async function authenticatePublicClient(db: Executor, clientId: string): Promise<Client> {
+  const row = await findClientRowById(db, clientId);
+  if (!row || row.revoked_at !== null || Number(row.public) !== 1) {
     throw new InvalidClient('Client authentication failed.');
   }
   return clientRowToClient(row);
@@ -237,8 +288,6 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     name: spec.name,
     redirect_uris: JSON.stringify([spec.redirectUri]),
     post_logout_redirect_uri: spec.postLogoutRedirectUri,
-    secret_hash: digest(spec.secret),
-    secret_last4: lastFour(spec.secret),
     // SC-01: the portal's own client is the one that may hold `account`.
     scope: formatScope(ALL_SCOPES),
   };
@@ -251,8 +300,19 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     policy_uri: null,
     tos_uri: null,
     first_party: 1,
+    public: 0,
     require_pkce: 1,
     created_at: clock.now(),
     revoked_at: null,
+  });
+  // Its one secret, under a fixed id: re-running replaces it (a changed PORTAL_CLIENT_SECRET).
+  await upsertProvisionedSecret(db, {
+    id: `${IdPrefix.clientSecret}_${spec.id}`,
+    client_id: spec.id,
+    secret_hash: digest(spec.secret),
+    last4: lastFour(spec.secret),
+    created_at: clock.now(),
+    expires_at: null,
+    last_used_at: null,
   });
 }

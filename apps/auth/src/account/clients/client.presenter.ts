@@ -4,7 +4,8 @@ import { presentClient, type CreatedClient } from '@latchkey/core';
 /** The account API's client: core's presenter, which the admin CLI shares. */
 export { presentClient };
 
-/** The only response that ever carries the client secret (TS-04: shown once). */
+/** The only response that ever carries the client secret (TS-04: shown once); a public client has none. */
 export function presentCreatedClient(created: CreatedClient): CreatedClientJson {
-  return { client: presentClient(created.client), client_secret: created.clientSecret };
+  const client = presentClient(created.client);
+  return created.clientSecret === undefined ? { client } : { client, client_secret: created.clientSecret };
 }

@@ -127,10 +127,11 @@ describe('RFC 6749 §2.3.1 client authentication', () => {
   it('CA-08 secrets have 178 random bits, are stored as SHA-256 digests only, and one changed character fails', async () => {
     expect(app.clientSecret).toMatch(/^lks_[0-9A-Za-z]{36}$/);
     const rows = await system.db.selectFrom('clients').selectAll().execute();
-    const dump = JSON.stringify(rows);
+    const secrets = await system.db.selectFrom('client_secrets').selectAll().execute();
+    const dump = JSON.stringify([rows, secrets]);
     expect(dump).not.toContain(app.clientSecret);
     expect(dump).not.toContain(app.clientSecret.slice(4, 34));
-    expect(rows.find((row) => row.id === app.client.id)?.secret_hash).toBe(digest(app.clientSecret));
+    expect(secrets.find((row) => row.client_id === app.client.id)?.secret_hash).toBe(digest(app.clientSecret));
     const { code, form } = await codeForm();
     for (const index of [4, 20, app.clientSecret.length - 1]) {
       await expectOAuthError(

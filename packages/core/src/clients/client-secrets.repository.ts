@@ -1,0 +1,68 @@
+import type { ClientSecretsTable, Executor } from '@latchkey/db';
+
+export async function insertClientSecret(db: Executor, row: ClientSecretsTable): Promise<void> {
+  await db.insertInto('client_secrets').values(row).execute();
+}
+
+/** Every secret of the client, expired ones included, oldest first. */
+export async function listClientSecretRows(db: Executor, clientId: string): Promise<ClientSecretsTable[]> {
+  return db
+    .selectFrom('client_secrets')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function deleteClientSecretRow(db: Executor, clientId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('client_secrets')
+    .where('client_id', '=', clientId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteExpiredClientSecrets(db: Executor, clientId: string, now: number): Promise<void> {
+  await db
+    .deleteFrom('client_secrets')
+    .where('client_id', '=', clientId)
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', now)
+    .execute();
+}
+
+/** Sets when the client's other live secrets stop working, unless one already stops sooner. */
+export async function expireOtherSecrets(db: Executor, clientId: string, keepId: string, at: number): Promise<void> {
+  await db
+    .updateTable('client_secrets')
+    .set({ expires_at: at })
+    .where('client_id', '=', clientId)
+    .where('id', '!=', keepId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .execute();
+}
+
+/** SR-05: last used, written at most once a minute per secret, so a busy app does not write on every request. */
+export async function touchClientSecret(db: Executor, id: string, now: number): Promise<void> {
+  await db
+    .updateTable('client_secrets')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - 60_000)]))
+    .execute();
+}
+
+/**
+ * The portal's own client's one secret, from configuration: a fixed id, so instances starting
+ * together upsert the same row rather than each adding one.
+ */
+export async function upsertProvisionedSecret(db: Executor, row: ClientSecretsTable): Promise<void> {
+  const { secret_hash, last4 } = row;
+  await db
+    .insertInto('client_secrets')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ secret_hash, last4 }))
+    .execute();
+}
