@@ -27,6 +27,7 @@ const UNIT = [
   'apps/bff/src/spa/page-preloads.test.ts',
   'apps/portal/src/**/*.test.ts',
   'packages/config/src/local-secrets.test.ts',
+  'packages/core/src/clients/match-secret.test.ts',
   'packages/core/src/text.test.ts',
   'packages/core/src/users/password-patterns.test.ts',
   'packages/core/src/users/password-policy.test.ts',

@@ -1,4 +1,5 @@
-// Runs examples/third-party-app as a child process, as a developer would run it.
+// Runs the examples (examples/third-party-app, examples/browser-app) as child processes, as a
+// developer would run them.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,24 +23,31 @@ export interface ExampleAppSettings {
   port: number;
 }
 
-export async function startExampleApp(settings: ExampleAppSettings): Promise<ExampleApp> {
-  const child = spawn(process.execPath, ['examples/third-party-app/server.ts'], {
+export function startExampleApp(settings: ExampleAppSettings): Promise<ExampleApp> {
+  return startExampleServer('examples/third-party-app/server.ts', settings.port, {
+    ISSUER: settings.issuer,
+    API_URL: settings.apiUrl,
+    CLIENT_ID: settings.clientId,
+    CLIENT_SECRET: settings.clientSecret,
+  });
+}
+
+/** Runs one of examples/ (`script`, from the repository root) with `env`; resolves once `/` answers 200. */
+export async function startExampleServer(
+  script: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<ExampleApp> {
+  const child = spawn(process.execPath, [script], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ISSUER: settings.issuer,
-      API_URL: settings.apiUrl,
-      CLIENT_ID: settings.clientId,
-      CLIENT_SECRET: settings.clientSecret,
-      PORT: String(settings.port),
-    },
+    env: { ...process.env, ...env, PORT: String(port) },
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://localhost:${settings.port}`;
+  const url = `http://localhost:${port}`;
 
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -48,7 +56,7 @@ export async function startExampleApp(settings: ExampleAppSettings): Promise<Exa
 
   const deadline = Date.now() + 15_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`The example app exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) throw new Error(`${script} exited (${child.exitCode}):\n${output}`);
     try {
       const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(1_000) });
       await response.arrayBuffer();
@@ -58,7 +66,7 @@ export async function startExampleApp(settings: ExampleAppSettings): Promise<Exa
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`The example app did not answer on ${url}:\n${output}`);
+      throw new Error(`${script} did not answer on ${url}:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

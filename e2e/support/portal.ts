@@ -18,6 +18,13 @@ export async function openPage(page: Page, label: 'API clients' | 'API tokens' |
   await expect(page.getByRole('heading', { level: 1, name: label })).toBeVisible();
 }
 
+/** API clients → the client's name: its page. */
+export async function openClient(page: Page, name: string): Promise<void> {
+  await openPage(page, 'API clients');
+  await page.getByRole('link', { name, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+}
+
 /** A read-only field of the dialog that shows a value once (RevealedSecret), by its label. */
 export function shownOnce(page: Page, label: 'Client ID' | 'Client secret' | 'Token') {
   return page.getByRole('dialog').getByLabel(label, { exact: true });

@@ -5,7 +5,7 @@
 // already running system instead (nothing is started or stopped then).
 import { reservedPorts } from '../../test/support/loopback.ts';
 
-export { reservedPort } from '../../test/support/loopback.ts';
+export { reservedPort, reservedPorts } from '../../test/support/loopback.ts';
 
 export interface SystemUrls {
   portalUrl: string;

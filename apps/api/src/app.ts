@@ -1,6 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { LastUsedRecorder } from '@latchkey/core';
-import { assignRequestId, classifyError, healthEndpoints, requestLogger, withRequestIds } from '@latchkey/http';
+import {
+  assignRequestId,
+  classifyError,
+  corsForBrowserApps,
+  healthEndpoints,
+  requestLogger,
+  withRequestIds,
+} from '@latchkey/http';
 import { UNAVAILABLE } from './bearer/authenticate-bearer.ts';
 import type { ApiDeps } from './deps.ts';
 import { createGraphqlHandler } from './graphql/graphql.handler.ts';
@@ -40,20 +47,35 @@ export function createApiApp(given: ApiDeps): ApiApp {
   });
   const logRequest = requestLogger(logger);
   const health = healthEndpoints(deps);
+  // PC-07: browser apps on the origin of a registered redirect URL may call /graphql, with the
+  // headers GraphQL clients send. Its headers are set before any path answers (the token check,
+  // the fast path, graphql-http, an error), and its preflight never reaches the token check.
+  const cors = corsForBrowserApps(deps.db, {
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept'],
+  });
+
+  function answerGraphql(req: IncomingMessage, res: ServerResponse): void {
+    const fail = (err: unknown): void => {
+      logger.error({ err }, 'unexpected error answering /graphql');
+      if (res.headersSent) res.destroy();
+      // D-10: an outage is a 503 with Retry-After (the token check answers it first); the rest a 500.
+      else if (classifyError(err).kind === 'dependency')
+        sendJsonError(res, UNAVAILABLE.status, UNAVAILABLE.message, UNAVAILABLE.code, UNAVAILABLE.headers);
+      else sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
+    };
+    cors(req, res, (err) => {
+      if (err) fail(err);
+      else route(req, res).catch(fail);
+    });
+  }
 
   function answer(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     if (path === '/graphql') {
-      route(req, res).catch((err: unknown) => {
-        logger.error({ err }, 'unexpected error answering /graphql');
-        if (res.headersSent) res.destroy();
-        // D-10: an outage is a 503 with Retry-After (the token check answers it first); the rest a 500.
-        else if (classifyError(err).kind === 'dependency')
-          sendJsonError(res, UNAVAILABLE.status, UNAVAILABLE.message, UNAVAILABLE.code, UNAVAILABLE.headers);
-        else sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
-      });
+      answerGraphql(req, res);
       return;
     }
     // /healthz and /readyz (no token: load balancers probe them); anything else is unknown.

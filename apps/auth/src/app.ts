@@ -1,14 +1,21 @@
-import { assignRequestId, healthEndpoints, parseTrustProxy, requestLogger, withRequestIds } from '@latchkey/http';
+import {
+  assignRequestId,
+  corsForBrowserApps,
+  healthEndpoints,
+  parseTrustProxy,
+  requestLogger,
+  withRequestIds,
+} from '@latchkey/http';
 import express from 'express';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
 import { authorizeRouter } from './authorization/authorize.router.ts';
-import { discoveryRouter } from './endpoints/discovery/discovery.router.ts';
+import { DISCOVERY_PATH, discoveryRouter } from './endpoints/discovery/discovery.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
 import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
-import { revokeRouter } from './endpoints/revoke/revoke.router.ts';
-import { userinfoRouter } from './endpoints/userinfo/userinfo.router.ts';
-import { tokenRouter } from './endpoints/token/token.router.ts';
+import { REVOKE_PATH, revokeRouter } from './endpoints/revoke/revoke.router.ts';
+import { USERINFO_PATH, userinfoRouter } from './endpoints/userinfo/userinfo.router.ts';
+import { TOKEN_PATH, tokenRouter } from './endpoints/token/token.router.ts';
 import { assetsRouter } from './http/assets.router.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -37,6 +44,14 @@ export function createAuthApp(given: AuthDeps): express.Express {
   // Probes first: no session, no rate limit, no body parsing.
   app.use(healthEndpoints(deps));
   app.use(assetsRouter());
+  // PC-07: browser apps on the origin of a registered redirect URL may read the metadata and
+  // call the token, revocation and userinfo endpoints; their preflights are answered here,
+  // before rate limits and body parsing. PC-08: nothing else is given CORS: sign-in, consent,
+  // /oauth/authorize, /oauth/logout and /account/* are for our own pages and the portal only.
+  const corsHeaders = ['Authorization', 'Content-Type'];
+  app.all(DISCOVERY_PATH, corsForBrowserApps(deps.db, { methods: ['GET'], allowedHeaders: corsHeaders }));
+  app.all([TOKEN_PATH, REVOKE_PATH], corsForBrowserApps(deps.db, { methods: ['POST'], allowedHeaders: corsHeaders }));
+  app.all(USERINFO_PATH, corsForBrowserApps(deps.db, { methods: ['GET', 'POST'], allowedHeaders: corsHeaders }));
   app.use(discoveryRouter(deps));
 
   // JSON endpoints: their own body parsing and error middleware, no session. The token and

@@ -34,7 +34,7 @@ export type { ClientSecret, CreatedClientSecret } from './clients/client-secrets
 export { isAllowedCorsOrigin } from './clients/cors-origins.ts';
 export type { ClientChanges, NewClient, CreatedClient, FirstPartyClient } from './clients/clients.service.ts';
 export { validateRedirectUriForRegistration, redirectUriMatches } from './clients/redirect-uri.ts';
-export { presentClient } from './clients/client.presenter.ts';
+export { presentClient, presentClientSecret, presentCreatedClientSecret } from './clients/client.presenter.ts';
 
 export { consentedScopes, hasConsented, recordConsent } from './authorization/consents.service.ts';
 export { listAuthorizedApplications, revokeApplicationAccess } from './authorization/applications.service.ts';

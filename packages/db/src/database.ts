@@ -49,6 +49,12 @@ export interface ClientSecretsTable {
   last_used_at: number | null;
 }
 
+/** PC-07: the origin of each redirect URL of a third-party client, kept with its redirect URLs. */
+export interface ClientOriginsTable {
+  origin: string;
+  client_id: string;
+}
+
 export interface ConsentsTable {
   user_id: string;
   client_id: string;
@@ -133,6 +139,7 @@ export interface Database {
   users: UsersTable;
   clients: ClientsTable;
   client_secrets: ClientSecretsTable;
+  client_origins: ClientOriginsTable;
   consents: ConsentsTable;
   grants: GrantsTable;
   authorization_codes: AuthorizationCodesTable;

@@ -1,6 +1,6 @@
 // The HTTP edge every server shares: the error taxonomy and its one classifier, middleware
-// composition, request ids and the request log, the probes, the bearer rule and the small
-// header and path checks. Below @latchkey/sessions and @latchkey/process; imports neither.
+// composition, request ids and the request log, the probes, the bearer rule, CORS for browser
+// apps and the small header and path checks. Below @latchkey/sessions and @latchkey/process; imports neither.
 export { DependencyUnavailableError } from './dependency-unavailable.ts';
 export { isDependencyFailure } from './dependency-failure.ts';
 export { HttpError } from './http-error.ts';
@@ -20,3 +20,5 @@ export { parseBearerAuthorization } from './bearer-authorization.ts';
 export type { BearerCredentials } from './bearer-authorization.ts';
 export { parseTrustProxy } from './trust-proxy.ts';
 export { sameOriginPath } from './return-path.ts';
+export { corsForBrowserApps, CORS_MAX_AGE_SECONDS } from './cors.ts';
+export type { CorsEndpoint } from './cors.ts';

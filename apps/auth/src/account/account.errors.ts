@@ -31,7 +31,7 @@ export class InsufficientScope extends HttpError {
   }
 }
 
-/** HD-14: more creations (clients and tokens together) than the per-user rate allows; Retry-After says when to try again. */
+/** HD-14: more creations (clients, client secrets and tokens together) than the per-user rate allows; Retry-After says when to try again. */
 export class TooManyCreations extends HttpError {
   readonly status = 429;
   readonly code = 'too_many_requests';

@@ -12,7 +12,7 @@ import { NotFound } from '@latchkey/core';
 import { MethodNotAllowed, noStore } from '@latchkey/http';
 import { clientSecretsHandlers } from './clients/client-secrets.handler.ts';
 import { clientsHandlers } from './clients/clients.handler.ts';
-import { jsonBody } from './json-body.middleware.ts';
+import { jsonBody, optionalJsonBody } from './json-body.middleware.ts';
 import { getMe } from './me/me.handler.ts';
 import { requirePortalToken } from './require-portal-token.middleware.ts';
 import { applicationsHandlers } from './applications/applications.handler.ts';
@@ -53,7 +53,7 @@ export function accountRouter(deps: AuthDeps): Router {
     '/clients': { GET: [clients.listClients], POST: [...jsonBody, clients.createClient] },
     '/clients/:id': { GET: [clients.getClient], PATCH: [...jsonBody, clients.updateClient] },
     '/clients/:id/revoke': { POST: [clients.revokeClient] },
-    '/clients/:id/secrets': { GET: [secrets.listSecrets], POST: [...jsonBody, secrets.createSecret] },
+    '/clients/:id/secrets': { GET: [secrets.listSecrets], POST: [optionalJsonBody, secrets.createSecret] },
     '/clients/:id/secrets/:secretId/delete': { POST: [secrets.deleteSecret] },
     '/tokens': { GET: [tokens.listTokens], POST: [...jsonBody, tokens.createToken] },
     '/tokens/:id/revoke': { POST: [tokens.revokeToken] },

@@ -12,17 +12,17 @@ const WINDOW_MS = 10 * 60_000;
 const refuse: Options['handler'] = (_req, _res, next) => {
   next(
     new TooManyCreations(
-      'You have created many clients and tokens in a short time. Wait a few minutes, then try again.',
+      'You have created many clients, secrets and tokens in a short time. Wait a few minutes, then try again.',
     ),
   );
 };
 
-/** One limiter per app, so that clients and tokens draw on the same allowance (one store). */
+/** One limiter per app, so that clients, client secrets and tokens draw on the same allowance (one store). */
 const limiters = new WeakMap<AuthDeps, RequestHandler>();
 
 /**
- * HD-14: creations of clients and personal access tokens through /account, together, per user
- * (not per address: every portal request comes from the BFF's), RATE_LIMIT_CREATE_PER_10_MINUTES
+ * HD-14: creations of clients, client secrets and personal access tokens through /account,
+ * together, per user (not per address: every portal request comes from the BFF's), RATE_LIMIT_CREATE_PER_10_MINUTES
  * per 10 minutes. Only creations that succeed count: a form sent back for a bad redirect URL,
  * or refused at the cap, stores nothing; a request still running counts until it answers, so a
  * concurrent burst cannot get past it. In-process always, and across instances with Redis

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { InvalidRequest } from '@latchkey/core';
-import { UnsupportedMediaType } from '@latchkey/http';
+import { inSequence, UnsupportedMediaType } from '@latchkey/http';
 
 /** Account requests are a few short fields; anything bigger is refused with 413 unread. */
 const BODY_LIMIT = '8kb';
@@ -19,3 +19,21 @@ function requireJsonContentType(req: Request, _res: Response, next: NextFunction
  * leave a text/plain or form body unparsed and the handler would see `undefined`.
  */
 export const jsonBody: RequestHandler[] = [requireJsonContentType, parseJson];
+
+const readJsonBody = inSequence(jsonBody);
+
+/**
+ * For a POST whose JSON body is optional (generating a client secret): a request with no body
+ * and no Content-Type, as the BFF forwards a bodiless POST, is `{}`; anything else is read as
+ * jsonBody reads it (RFC 9112 §6.3: no body is no Content-Length and no Transfer-Encoding).
+ */
+export function optionalJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const length = req.headers['content-length'];
+  const bodiless = req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+  if (req.headers['content-type'] === undefined && bodiless) {
+    req.body = {};
+    next();
+    return;
+  }
+  readJsonBody(req, res, next);
+}

@@ -1,4 +1,4 @@
-import { findActiveClient, type Client } from '@latchkey/core';
+import { findActiveClient, redirectUriMatches, type Client } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { AssembledParams } from './authorize-params.ts';
 import { InvalidAuthorizationRequest } from './authorize.errors.ts';
@@ -23,12 +23,13 @@ export async function checkClient(db: Db, { params, duplicates }: AssembledParam
 /**
  * A pending request's client when the user comes back to it (sign-in done, or a decision): still
  * active (RV-03), and the redirect URL it was verified with still registered, since the developer
- * may have removed it meanwhile (CE-15). Otherwise a page, and nothing is sent to that URL.
+ * may have removed it meanwhile (CE-15), matched as at the start (a loopback port: PC-06).
+ * Otherwise a page, and nothing is sent to that URL.
  */
 export async function checkPendingClient(db: Db, pending: { clientId: string; redirectUri: string }): Promise<Client> {
   const client = await findActiveClient(db, pending.clientId);
   if (!client) throw new InvalidAuthorizationRequest('The application (client_id) is unknown or no longer active.');
-  if (!client.redirectUris.includes(pending.redirectUri)) {
+  if (!redirectUriMatches(client, pending.redirectUri)) {
     throw new InvalidAuthorizationRequest(
       'The redirect_uri of this request is no longer registered for this application.',
     );

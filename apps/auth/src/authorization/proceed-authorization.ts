@@ -18,6 +18,8 @@ import { issueCodeAndRedirect } from './issue-code.ts';
  */
 function redirectHostOf(redirectUri: string): { redirectHost: string; redirectHostUnicode?: string } {
   const url = new URL(redirectUri);
+  // PC-05: a native app's private-use scheme (com.example.app:/callback) has no host; it names the app.
+  if (url.host === '') return { redirectHost: url.protocol.slice(0, -1) };
   const unicode = domainToUnicode(url.hostname);
   if (unicode === '' || unicode === url.hostname) return { redirectHost: url.host };
   return { redirectHost: url.host, redirectHostUnicode: url.port ? `${unicode}:${url.port}` : unicode };
@@ -27,6 +29,7 @@ function redirectHostOf(redirectUri: string): { redirectHost: string; redirectHo
 function aboutClient(client: Client, redirectUri: string) {
   return {
     loopback: LOOPBACK_HOSTS.has(new URL(redirectUri).hostname),
+    isPublic: client.public,
     description: client.description,
     homepage: client.clientUri === null ? null : { href: client.clientUri, host: new URL(client.clientUri).host },
     policyUri: client.policyUri,

@@ -29,7 +29,8 @@ function serializeCsp(formAction: readonly string[]): string {
 /**
  * Headers for every response of the authorization server: no framing (CJ-01), no referrer
  * (RF-01), no caching of anything that may carry a code or a CSRF token (CJ-02, P-04), and
- * no CORS headers at all (CJ-06: browsers then refuse cross-origin reads).
+ * no CORS headers on the pages (CJ-06: browsers then refuse cross-origin reads); the endpoints
+ * browser apps call add theirs in app.ts (PC-07).
  */
 export function securityHeaders(options: { https: boolean }): RequestHandler[] {
   return [
@@ -51,6 +52,8 @@ export function securityHeaders(options: { https: boolean }): RequestHandler[] {
 
 /** Only a plain scheme://host[:port] may enter the policy; anything else could add directives. */
 const CSP_SAFE_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+/** A CSP scheme-source (CSP3 §2.3.1): a reverse-domain private-use scheme, lower-cased by the URL parser. */
+const CSP_SAFE_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+:$/;
 
 /**
  * CJ-04: Chromium enforces `form-action` along the redirect chain that follows a form
@@ -59,12 +62,15 @@ const CSP_SAFE_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]
  * `redirectUri` must already be validated against the client's registration.
  */
 export function allowFormActionTo(res: Response, redirectUri: string): void {
-  let origin: string;
+  let source: string;
   try {
-    origin = new URL(redirectUri).origin;
+    const url = new URL(redirectUri);
+    // PC-05: a native app's private-use scheme (com.example.app:/callback) has no origin; CSP
+    // names it as a scheme-source, `com.example.app:`.
+    source = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
   } catch {
     return;
   }
-  if (!CSP_SAFE_ORIGIN.test(origin)) return;
-  res.setHeader('Content-Security-Policy', serializeCsp(["'self'", origin]));
+  if (!CSP_SAFE_ORIGIN.test(source) && !CSP_SAFE_SCHEME.test(source)) return;
+  res.setHeader('Content-Security-Policy', serializeCsp(["'self'", source]));
 }

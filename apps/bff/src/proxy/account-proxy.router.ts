@@ -7,11 +7,12 @@ import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts'
 import { forwardTo, rawBody } from './forward.handler.ts';
 import type { CallUpstream } from './upstream.ts';
 
-/** Client and token ids: a prefix and base62 (core/ids.ts); nothing that could change the path. */
+/** Client, secret and token ids: a prefix and base62 (core/ids.ts); nothing that could change the path. */
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function idOf(req: Request): string {
-  const id = req.params.id;
+/** A path parameter (`:id`, `:secretId`), only when it is a well-formed id. */
+function paramOf(req: Request, name: string): string {
+  const id = req.params[name];
   if (typeof id !== 'string' || !ID.test(id)) throw new NotFound('No such endpoint.');
   return id;
 }
@@ -32,9 +33,9 @@ export interface AccountProxyDeps {
 
 /**
  * /bff/api/* → the authorization server's /account/* (DD-8), built from the one route
- * table of packages/contracts: each path maps to one fixed upstream path (an `:id` only when it
- * is a well-formed id), each method the table names is forwarded, any other is 405, and
- * anything else is 404 (BF-PX-01).
+ * table of packages/contracts: each path maps to one fixed upstream path (each parameter, `:id`
+ * or `:secretId`, only when it is a well-formed id), each method the table names is forwarded,
+ * any other is 405, and anything else is 404 (BF-PX-01).
  */
 export function accountProxyRouter(deps: AccountProxyDeps): Router {
   const router = Router();
@@ -45,7 +46,7 @@ export function accountProxyRouter(deps: AccountProxyDeps): Router {
     PATCH: [...deps.portalRequest, deps.session, requireSignIn, rawBody],
   };
   for (const route of ACCOUNT_ROUTES) {
-    const target = (req: Request) => `${base}${route.path.replace(':id', () => idOf(req))}`;
+    const target = (req: Request) => `${base}${route.path.replace(/:(\w+)/g, (_, name: string) => paramOf(req, name))}`;
     const forward = forwardTo(deps.tokens, deps.upstream, 'authorization server', target);
     const methods = Object.keys(route.answers) as Array<keyof typeof chains>;
     for (const method of methods) {

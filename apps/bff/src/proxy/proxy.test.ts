@@ -89,6 +89,46 @@ describe('account proxy: /bff/api/* → the authorization server /account/* (DD-
     expect(wrong.headers.get('allow')).toBe('GET, HEAD, PATCH');
   });
 
+  it('SR-01 SR-04 SR-05 client secrets: list, generate (with or without a body), delete by /clients/:id/secrets/:secretId/delete; POSTs need X-Latchkey-Portal', async () => {
+    const created = await browser.request('/bff/api/clients', {
+      json: { name: 'Rolling App', redirect_uri: 'https://rolling.example/callback' },
+    });
+    const id: string = created.body.client.id;
+    const listed = await browser.request(`/bff/api/clients/${id}/secrets`);
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    expect(listed.body).toEqual([expect.objectContaining({ last4: created.body.client_secret.slice(-4) })]);
+    const [first] = listed.body;
+
+    const forged = await browser.request(`/bff/api/clients/${id}/secrets`, {
+      method: 'POST',
+      headers: { 'x-latchkey-portal': undefined },
+    });
+    expect(forged.status).toBe(403);
+    const rotated = await browser.request(`/bff/api/clients/${id}/secrets`, { json: { old_secret_expires_in: '7d' } });
+    expect(rotated.status, rotated.text).toBe(201);
+    expect(rotated.body.client_secret).toMatch(/^lks_/);
+    expect(rotated.body.secrets).toEqual([
+      expect.objectContaining({ id: first.id, expires_at: expect.any(String) }),
+      rotated.body.secret,
+    ]);
+
+    const deletePath = `/bff/api/clients/${id}/secrets/${first.id}/delete`;
+    expect(
+      (await browser.request(deletePath, { method: 'POST', headers: { 'x-latchkey-portal': undefined } })).status,
+    ).toBe(403);
+    const deleted = await browser.request(deletePath, { method: 'POST' });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual([rotated.body.secret]);
+    // A bodiless POST is forwarded without a body, which the server reads as {}.
+    const again = await browser.request(`/bff/api/clients/${id}/secrets`, { method: 'POST' });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.secrets).toHaveLength(2);
+    const wrong = await browser.request(deletePath);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+  });
+
   it('API clients: a bad redirect URL comes back as the server said it, 400 validation_failed naming the field', async () => {
     const answer = await browser.request('/bff/api/clients', {
       json: { name: 'Bad', redirect_uri: 'ftp://x.example/cb' },
@@ -215,6 +255,8 @@ describe('BF-PX-01 fixed upstreams only', () => {
     '/bff/api/clients/..%2F..%2Fadmin/revoke',
     '/bff/api/clients/%2e%2e/revoke',
     '/bff/api/tokens/a%2Fb/revoke',
+    '/bff/api/clients/lkc_x/secrets/..%2F..%2Fme/delete',
+    '/bff/api/clients/lkc_x/secrets/%2e%2e/delete',
     '/bff/api/account/me',
     '/bff/api/../../account/me',
   ])('POST %s: 404 JSON (or the fixed route), never another upstream path', async (path) => {

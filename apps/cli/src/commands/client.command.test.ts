@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { authenticateClient } from '@latchkey/core';
+import {
+  authenticateClient,
+  createClient,
+  createClientSecret,
+  requireUserByEmail,
+  revokeClient,
+  systemClock,
+} from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { expectFailure, expectSuccess, OTHER, OWNER, useSeededSandbox } from '../cli.fixture.ts';
 
@@ -46,6 +53,7 @@ describe('admin CLI: client commands', () => {
       post_logout_redirect_uri: null,
       require_pkce: false,
       first_party: false,
+      public: false,
       status: 'active',
       revoked_at: null,
     });
@@ -66,6 +74,45 @@ describe('admin CLI: client commands', () => {
       name: 'Weather',
       owner_email: OWNER,
     });
+  });
+
+  it('PC-01 client create --public prints no secret; the client is public, requires PKCE and no secret authenticates it', async () => {
+    const run = await cli([
+      'client',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'Pocket',
+      '--redirect-uri',
+      'com.example.pocket:/callback',
+      '--redirect-uri',
+      'http://127.0.0.1/callback',
+      '--public',
+    ]);
+    expectSuccess(run);
+    expect(run.json).not.toHaveProperty('client_secret');
+    expect(run.stdout).not.toMatch(/lks_/);
+    expect(run.json).toMatchObject({
+      client_id: expect.stringMatching(/^lkc_/),
+      public: true,
+      require_pkce: true,
+      redirect_uris: ['com.example.pocket:/callback', 'http://127.0.0.1/callback'],
+    });
+    const id: string = run.json.client_id;
+    await sandbox.withDb(async (db) => {
+      expect(await db.selectFrom('client_secrets').selectAll().where('client_id', '=', id).execute()).toEqual([]);
+      await expect(authenticateClient(db, id, 'lks_000000000000000000000000000000000000')).rejects.toMatchObject({
+        code: 'invalid_client',
+      });
+    });
+    expectFailure(await cli(['client', 'secret', 'create', id]), 1, /public client/);
+    // PC-05: a private-use scheme is for public clients only.
+    expectFailure(
+      await cli(['client', 'create', '--owner', OWNER, '--name', 'Not public', '--redirect-uri', 'com.example.x:/cb']),
+      1,
+      /^error: redirect_uri: /,
+    );
   });
 
   it('client create --require-pkce marks the client', async () => {
@@ -229,5 +276,123 @@ describe('admin CLI: client commands', () => {
     expect(list.find((c) => c.client_id === id)).toEqual(
       expect.objectContaining({ name: 'Steady', redirect_uris: ['https://s.example/cb'], client_uri: null }),
     );
+  });
+
+  it('SR-09 client secret create and list: two live at once, the old one’s expiry chosen, a third refused', async () => {
+    const created = await cli([
+      'client',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'Rolling',
+      '--redirect-uri',
+      'https://rolling.example/cb',
+    ]);
+    expectSuccess(created);
+    expect(created.json).not.toHaveProperty('secret_last4');
+    const id: string = created.json.client_id;
+    const first: string = created.json.client_secret;
+
+    const listed = await cli(['client', 'secret', 'list', id]);
+    expectSuccess(listed);
+    expect(listed.json).toEqual([
+      {
+        id: expect.stringMatching(/^cs_/),
+        last4: first.slice(-4),
+        created_at: expect.any(String),
+        expires_at: null,
+        last_used_at: null,
+      },
+    ]);
+
+    const rotated = await cli(['client', 'secret', 'create', id, '--expires-in', '1h']);
+    expectSuccess(rotated);
+    expect(Object.keys(rotated.json)).toEqual(['client_id', 'client_secret', 'secret', 'secrets']);
+    const second: string = rotated.json.client_secret;
+    expect(second).toMatch(/^lks_[0-9A-Za-z]{36}$/);
+    expect(rotated.json.secret).toMatchObject({ last4: second.slice(-4), expires_at: null });
+    const [old, fresh] = rotated.json.secrets;
+    expect(old.id).toBe(listed.json[0].id);
+    expect(fresh).toEqual(rotated.json.secret);
+    expect(Date.parse(old.expires_at) - Date.parse(fresh.created_at)).toBe(60 * 60 * 1000);
+    expect(sandbox.databaseBytes().includes(second)).toBe(false);
+    await sandbox.withDb(async (db) => {
+      await expect(authenticateClient(db, id, first)).resolves.toMatchObject({ id });
+      await expect(authenticateClient(db, id, second)).resolves.toMatchObject({ id });
+    });
+
+    // SR-05: last used, never the secrets; SR-02: a third is refused; SR-03: only 1h, 1d or 7d.
+    const [afterUse, third, badExpiry] = await Promise.all([
+      cli(['client', 'secret', 'list', id]),
+      cli(['client', 'secret', 'create', id]),
+      cli(['client', 'secret', 'create', id, '--expires-in', '2h']),
+    ]);
+    expect(afterUse!.stdout).not.toContain(first);
+    expect(afterUse!.stdout).not.toContain(second);
+    expect(afterUse!.json.map((s: { last_used_at: string | null }) => s.last_used_at)).toEqual([
+      expect.any(String),
+      expect.any(String),
+    ]);
+    expectFailure(third!, 1, /2 secrets/);
+    expectFailure(badExpiry!, 2, /--expires-in must be 1h, 1d, 7d/);
+  });
+
+  it('SR-09 client secret delete: the deleted one stops working, the last one stays, a revoked client’s cannot change', async () => {
+    const { id, first, second, oldId, newId } = await sandbox.withDb(async (db) => {
+      const owner = await requireUserByEmail(db, OWNER);
+      const created = await createClient(db, systemClock, {
+        ownerId: owner.id,
+        name: 'Deleting',
+        redirectUris: ['https://deleting.example/cb'],
+      });
+      const clientId = created.client.id;
+      const rotated = await createClientSecret(db, systemClock, clientId, undefined);
+      const [old] = rotated.secrets;
+      return {
+        id: clientId,
+        first: created.clientSecret,
+        second: rotated.clientSecret,
+        oldId: old!.id,
+        newId: rotated.secret.id,
+      };
+    });
+    const deleted = await cli(['client', 'secret', 'delete', id, oldId]);
+    expectSuccess(deleted);
+    expect(deleted.json).toEqual([expect.objectContaining({ id: newId, last4: second.slice(-4) })]);
+    await sandbox.withDb(async (db) => {
+      await expect(authenticateClient(db, id, first)).rejects.toMatchObject({ code: 'invalid_client' });
+      await expect(authenticateClient(db, id, second)).resolves.toMatchObject({ id });
+    });
+    // SR-04: the last one stays; the deleted one is gone.
+    const [last, again] = await Promise.all([
+      cli(['client', 'secret', 'delete', id, newId]),
+      cli(['client', 'secret', 'delete', id, oldId]),
+    ]);
+    expectFailure(last!, 1, /only secret/);
+    expectFailure(again!, 1, /No such secret/);
+    await sandbox.withDb((db) => revokeClient(db, systemClock, id));
+    expectFailure(await cli(['client', 'secret', 'create', id]), 1, /revoked/);
+  });
+
+  it('SR-09 client secret usage errors exit 2; an unknown client exits 1', async () => {
+    const runs = await Promise.all([
+      cli(['client', 'secret', 'list', 'lkc_nope']),
+      cli(['client', 'secret']),
+      cli(['client', 'secret', 'rotate', 'lkc_x']),
+      cli(['client', 'secret', 'list']),
+      cli(['client', 'secret', 'create']),
+      cli(['client', 'secret', 'delete', 'lkc_x']),
+      cli(['client', 'secret', 'create', 'lkc_x', '--expires-in']),
+    ]);
+    const [unknown, ...usage] = runs;
+    expectFailure(unknown!, 1, /No such client/);
+    for (const run of usage) expectFailure(run, 2);
+    expect(usage[0]!.stderr).toMatch(/unknown client secret command ""/);
+    expect(usage[1]!.stderr).toMatch(/unknown client secret command "rotate"/);
+    expect(usage[2]!.stderr).toMatch(/expected 1 argument \(usage: client secret list <client_id>\)/);
+    expect(usage[3]!.stderr).toMatch(/usage: client secret create <client_id> \[--expires-in 1h\|1d\|7d\]/);
+    expect(usage[4]!.stderr).toMatch(/expected 2 arguments \(usage: client secret delete <client_id> <secret_id>\)/);
+    expect(usage[5]!.stderr).toMatch(/--expires-in/);
   });
 });

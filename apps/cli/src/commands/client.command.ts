@@ -1,8 +1,14 @@
+import { SECRET_EXPIRIES, type SecretExpiry } from '@latchkey/contracts';
 import {
   createClient,
+  createClientSecret,
+  deleteClientSecret,
+  listClientSecrets,
   listClients,
   listUsers,
   presentClient as presentAccountClient,
+  presentClientSecret,
+  presentCreatedClientSecret,
   revokeClient,
   updateClient,
   type Client,
@@ -14,16 +20,20 @@ import { requireOwner } from '../require-owner.ts';
 
 export const CLIENT_USAGE = {
   create:
-    'client create --owner <email> --name <name> --redirect-uri <url> [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--require-pkce]',
+    'client create --owner <email> --name <name> --redirect-uri <url> [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--require-pkce] [--public]',
   update:
     'client update <client_id> [--name <name>] [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>]',
   list: 'client list [--owner <email>]',
   revoke: 'client revoke <client_id>',
+  secretCreate: `client secret create <client_id> [--expires-in ${Object.keys(SECRET_EXPIRIES).join('|')}]`,
+  secretList: 'client secret list <client_id>',
+  secretDelete: 'client secret delete <client_id> <secret_id>',
 } as const;
 
 /**
- * A client as operators see it: the account API's fields (without the `id` alias) and who owns
- * it. Never the secret: only its last four characters.
+ * A client as operators see it: the account API's fields (without the `id` alias), `public`
+ * among them, and who owns it. Never a secret: `client secret list` shows their last four
+ * characters.
  */
 function presentClient(client: Client, ownerEmail: string | null) {
   const { id: _id, ...json } = presentAccountClient(client);
@@ -31,7 +41,6 @@ function presentClient(client: Client, ownerEmail: string | null) {
     ...json,
     owner_id: client.ownerId,
     owner_email: ownerEmail,
-    secret_last4: client.secretLast4,
     first_party: client.firstParty,
     require_pkce: client.requirePkce,
   };
@@ -67,7 +76,12 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
     case 'create': {
       const parsed = parseOptions(
         args,
-        { owner: { type: 'string' }, ...CLIENT_FIELDS, 'require-pkce': { type: 'boolean' } },
+        {
+          owner: { type: 'string' },
+          ...CLIENT_FIELDS,
+          'require-pkce': { type: 'boolean' },
+          public: { type: 'boolean' },
+        },
         CLIENT_USAGE.create,
       );
       const ownerEmail = requireOption(parsed, 'owner', CLIENT_USAGE.create);
@@ -76,8 +90,10 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
       if (!redirectUris) throw new UsageError(`missing --redirect-uri (usage: ${CLIENT_USAGE.create})`);
       const postLogoutRedirectUri = optionalOption(parsed, 'post-logout-redirect-uri');
       const requirePkce = parsed.values['require-pkce'] === true;
+      const isPublic = parsed.values.public === true;
       return {
-        // The secret is printed once here; only its SHA-256 digest is stored (CA-08, TS-01).
+        // The secret is printed once here; only its SHA-256 digest is stored (CA-08, TS-01). PC-01:
+        // a public client has none, so none is printed.
         run: async (context) => {
           const owner = await requireOwner(context, ownerEmail);
           const created = await createClient(context.db, context.clock, {
@@ -88,8 +104,10 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
             postLogoutRedirectUri,
             ...detailsOf(parsed),
             requirePkce,
+            public: isPublic,
           });
           const { client_id: clientId, ...rest } = presentClient(created.client, owner.email);
+          if (created.clientSecret === undefined) return { client_id: clientId, ...rest };
           return { client_id: clientId, client_secret: created.clientSecret, ...rest };
         },
       };
@@ -144,9 +162,62 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
         },
       };
     }
+    case 'secret': {
+      const [secretAction, ...secretArgs] = args;
+      return parseSecretCommand(secretAction, secretArgs);
+    }
     default:
       throw new UsageError(
-        `unknown client command ${JSON.stringify(action ?? '')} (expected create, update, list or revoke)`,
+        `unknown client command ${JSON.stringify(action ?? '')} (expected create, update, list, revoke or secret)`,
+      );
+  }
+}
+
+function parseExpiresIn(value: string | undefined): SecretExpiry | undefined {
+  if (value === undefined || Object.hasOwn(SECRET_EXPIRIES, value)) return value as SecretExpiry | undefined;
+  throw new UsageError(
+    `--expires-in must be ${Object.keys(SECRET_EXPIRIES).join(', ')} (usage: ${CLIENT_USAGE.secretCreate})`,
+  );
+}
+
+/**
+ * SR-09: `client secret create|list|delete`, the account API's secret routes for operators, with
+ * core's rules (SR-02 at most two, SR-04 never the last, SR-08 not a revoked or public client).
+ */
+function parseSecretCommand(action: string | undefined, args: string[]): Command {
+  switch (action) {
+    case 'create': {
+      const parsed = parseOptions(args, { 'expires-in': { type: 'string' } }, CLIENT_USAGE.secretCreate, 1);
+      const [clientId] = parsed.positionals as [string];
+      const expiresIn = parseExpiresIn(optionalOption(parsed, 'expires-in'));
+      return {
+        // SR-01: printed once here; the secret in use keeps working until deleted, or until
+        // --expires-in from now (SR-03).
+        run: async (context) => {
+          const created = await createClientSecret(context.db, context.clock, clientId, undefined, {
+            oldSecretExpiresInMs: expiresIn === undefined ? undefined : SECRET_EXPIRIES[expiresIn],
+          });
+          return { client_id: clientId, client_secret: created.clientSecret, ...presentCreatedClientSecret(created) };
+        },
+      };
+    }
+    case 'list': {
+      const [clientId] = parseOptions(args, {}, CLIENT_USAGE.secretList, 1).positionals as [string];
+      return {
+        run: async (context) => (await listClientSecrets(context.db, context.clock, clientId)).map(presentClientSecret),
+      };
+    }
+    case 'delete': {
+      const [clientId, secretId] = parseOptions(args, {}, CLIENT_USAGE.secretDelete, 2).positionals as [string, string];
+      return {
+        // SR-04: the next request with it gets invalid_client; prints the secrets left.
+        run: async (context) =>
+          (await deleteClientSecret(context.db, context.clock, clientId, secretId)).map(presentClientSecret),
+      };
+    }
+    default:
+      throw new UsageError(
+        `unknown client secret command ${JSON.stringify(action ?? '')} (expected create, list or delete)`,
       );
   }
 }

@@ -3,6 +3,12 @@ import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 
+interface Notice {
+  title: string;
+  body: ReactNode;
+  tone?: 'warning' | 'info';
+}
+
 interface CreateDialogProps<T> {
   /** The form's title: the words of the button that opened it ("New client"). */
   title: string;
@@ -11,8 +17,11 @@ interface CreateDialogProps<T> {
   onClose: () => void;
   /** The form; it hands the server's answer, secret included, to `onCreated`. */
   renderForm: (step: { onCreated: (created: T) => void; onCancel: () => void }) => ReactNode;
-  /** Read first once created: the value below is shown this once. */
-  warning: { title: string; body: ReactNode };
+  /**
+   * Read first once created: the value below is shown this once. A function when it depends on
+   * what was created (a public client has no secret to warn about: an `info` note instead).
+   */
+  warning: Notice | ((created: T) => Notice);
   /** The created credential: its values (RevealedSecret) and how to use it. */
   renderCreated: (created: T) => ReactNode;
 }
@@ -35,7 +44,7 @@ export function CreateDialog<T>({
   return (
     <Dialog open title={created ? createdTitle : title} onClose={onClose}>
       {created ? (
-        <ShownOnce warning={warning} onDone={onClose}>
+        <ShownOnce warning={typeof warning === 'function' ? warning(created.value) : warning} onDone={onClose}>
           {renderCreated(created.value)}
         </ShownOnce>
       ) : (
@@ -45,22 +54,14 @@ export function CreateDialog<T>({
   );
 }
 
-function ShownOnce({
-  warning,
-  onDone,
-  children,
-}: {
-  warning: CreateDialogProps<unknown>['warning'];
-  onDone: () => void;
-  children: ReactNode;
-}) {
+function ShownOnce({ warning, onDone, children }: { warning: Notice; onDone: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   // The form that had focus is gone: start reading at the warning.
   useEffect(() => ref.current?.focus(), []);
   return (
     <div className="stack">
       <div ref={ref} tabIndex={-1} className="focus-target">
-        <Alert tone="warning" title={warning.title}>
+        <Alert tone={warning.tone ?? 'warning'} title={warning.title}>
           {warning.body}
         </Alert>
       </div>

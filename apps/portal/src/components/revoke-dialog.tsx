@@ -18,8 +18,10 @@ interface RevokeDialogProps {
   /** The id the mutation revokes. */
   id: string;
   revoke: RevokeMutation;
-  /** The confirming button's label; "Revoke" unless the row's action says more ("Revoke access"). */
+  /** The confirming button's label; "Revoke" unless the row's action says more ("Revoke access", "Delete"). */
   confirmLabel?: string;
+  /** The same button while the request runs. */
+  pendingLabel?: string;
   /** The toast once revoked, naming what was. */
   revokedMessage: string;
   onClose: () => void;
@@ -38,6 +40,7 @@ export function RevokeDialog({
   id,
   revoke,
   confirmLabel = 'Revoke',
+  pendingLabel = 'Revoking…',
   revokedMessage,
   onClose,
   children,
@@ -63,7 +66,7 @@ export function RevokeDialog({
           Cancel
         </Button>
         <Button variant="danger" onClick={confirm} disabled={revoke.isPending} aria-busy={revoke.isPending}>
-          {revoke.isPending ? 'Revoking…' : confirmLabel}
+          {revoke.isPending ? pendingLabel : confirmLabel}
         </Button>
       </div>
     </Dialog>

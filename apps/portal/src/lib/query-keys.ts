@@ -8,6 +8,7 @@ export const queryKeys = {
   session: ['session'] as const,
   clients: ['clients'] as const,
   client: (id: string) => ['clients', id] as const,
+  clientSecrets: (id: string) => ['clients', id, 'secrets'] as const,
   tokens: ['tokens'] as const,
   applications: ['applications'] as const,
 };

@@ -61,8 +61,8 @@ export function newSecretRow(clientId: string, now: number): { row: ClientSecret
 }
 
 /**
- * The client whose secrets are managed: the owner's (anyone else's, and the service's own, are
- * NotFound, as for edits), confidential and not revoked.
+ * SR-08: the client whose secrets are managed: the owner's (anyone else's, and the service's
+ * own, are NotFound, as for edits), confidential and not revoked (Conflict otherwise).
  */
 async function managedClient(db: Executor, clientId: string, ownerId: string | undefined): Promise<ClientsTable> {
   const row = await findClientRowById(db, clientId);
@@ -94,7 +94,7 @@ export async function listClientSecrets(
  * or until `oldSecretExpiresInMs` from now when given (SR-03). SR-02: at most MAX_CLIENT_SECRETS
  * live at once; a third is refused and nothing is stored. The count and the insert run in one
  * transaction behind the client row's lock (as HD-14's caps), so concurrent requests cannot both
- * pass at one.
+ * pass at one; requests with the secret in use keep working meanwhile (SR-07).
  */
 export async function createClientSecret(
   db: Executor,
@@ -132,7 +132,8 @@ export async function createClientSecret(
 
 /**
  * SR-04: deletes a secret; the next request with it gets `invalid_client`. The last live secret
- * cannot be deleted (the client would have none; revoke the client instead). Returns the live
+ * cannot be deleted (the client would have none; revoke the client instead), and behind the
+ * client row's lock two concurrent deletes cannot both pass that check (SR-07). Returns the live
  * secrets left.
  */
 export async function deleteClientSecret(
@@ -176,12 +177,13 @@ export function matchSecret(
   rows: readonly ClientSecretsTable[],
   presented: string,
   now: number,
+  equalDigests: (a: string, b: string) => boolean = constantTimeEqual,
 ): ClientSecretsTable | undefined {
   const presentedDigest = digest(presented);
   let matched: ClientSecretsTable | undefined;
   for (let slot = 0; slot < Math.max(MAX_CLIENT_SECRETS, rows.length); slot += 1) {
     const row = rows[slot];
-    const equal = constantTimeEqual(presentedDigest, row?.secret_hash ?? NO_SECRET);
+    const equal = equalDigests(presentedDigest, row?.secret_hash ?? NO_SECRET);
     if (equal && row && isLive(row, now)) matched = row;
   }
   return matched;

@@ -46,8 +46,6 @@ export async function upsertProvisionedClient(db: Executor, row: ClientsTable): 
   await db
     .insertInto('clients')
     .values(row)
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ name, redirect_uris, post_logout_redirect_uri }),
-    )
+    .onConflict((oc) => oc.column('id').doUpdateSet({ name, redirect_uris, post_logout_redirect_uri }))
     .execute();
 }

@@ -16,8 +16,14 @@ import {
   type ClientUpdate,
 } from './clients.repository.ts';
 import { validateLinkUrl, validateRedirectUriForRegistration, validateRedirectUris } from './redirect-uri.ts';
-import { insertClientSecret, listClientSecretRows, touchClientSecret, upsertProvisionedSecret } from './client-secrets.repository.ts';
+import {
+  insertClientSecret,
+  listClientSecretRows,
+  touchClientSecret,
+  upsertProvisionedSecret,
+} from './client-secrets.repository.ts';
 import { matchSecret, newSecretRow } from './client-secrets.service.ts';
+import { replaceClientOrigins } from './cors-origins.ts';
 import { validateDescription, validateName } from '../text.ts';
 
 /** The optional details a consent page shows; blank or null means none. */
@@ -140,6 +146,7 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
   const secret = isPublic ? undefined : newSecretRow(row.id, now);
   const insert = async (trx: Executor): Promise<void> => {
     await insertClient(trx, row);
+    await replaceClientOrigins(trx, row.id, redirectUris);
     if (secret) await insertClientSecret(trx, secret.row);
   };
   if (input.maxActive === undefined) {
@@ -200,7 +207,16 @@ export async function updateClient(
     }),
     ...validateDetails(changes),
   };
-  if (Object.keys(values).length > 0) await updateClientRow(db, clientId, values);
+  if (Object.keys(values).length > 0) {
+    const update = async (trx: Executor): Promise<void> => {
+      await updateClientRow(trx, clientId, values);
+      // PC-07: the origins CORS allows follow the redirect URLs, in the same transaction.
+      if (values.redirect_uris !== undefined) {
+        await replaceClientOrigins(trx, clientId, JSON.parse(values.redirect_uris) as string[]);
+      }
+    };
+    await (db.isTransaction ? update(db) : db.transaction().execute(update));
+  }
   return clientRowToClient((await findClientRowById(db, clientId))!);
 }
 
@@ -217,7 +233,8 @@ export async function authenticateClient(
   clock: Clock = systemClock,
 ): Promise<Client> {
   const row = await findClientRowById(db, clientId);
-  const secrets = row ? await listClientSecretRows(db, row.id) : [];
+  // Read whether or not the client exists: an unknown client costs the same queries (CA-02).
+  const secrets = await listClientSecretRows(db, clientId);
   // Every presented secret is hashed, whatever its shape: operators may configure the portal's
   // secret themselves (PORTAL_CLIENT_SECRET), and the work done must not depend on the input.
   const now = clock.now();

@@ -30,6 +30,11 @@ export const createClientBody = z.object({
   ...redirectUris,
   /** Optional: where /oauth/logout may send the browser back (docs/sign-out.md). */
   post_logout_redirect_uri: z.string({ error: 'The post-logout redirect URL must be a string.' }).optional(),
+  /**
+   * PC-01: a public client (no secret, PKCE required). Fixed at registration: PATCH has no such
+   * field, so one sent there is dropped like any unknown field.
+   */
+  public: z.boolean({ error: 'public must be true or false.' }).optional(),
   ...details,
 });
 

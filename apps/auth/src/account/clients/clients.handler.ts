@@ -18,7 +18,9 @@ export function clientsHandlers(deps: AuthDeps) {
     },
 
     /**
-     * POST /account/clients: registers a client; the secret is in this response only (TS-04).
+     * POST /account/clients: registers a client; the secret is in this response only (TS-04),
+     * and a public client gets none (PC-01). Its redirect URLs may use a private-use scheme,
+     * a confidential client's may not (PC-05: core's rule, 400 naming the field).
      * HD-14: within the user's creation rate (429) and active-client cap (409 `limit_reached`).
      */
     createClient: inSequence([
@@ -35,6 +37,7 @@ export function clientsHandlers(deps: AuthDeps) {
           clientUri: body.client_uri,
           policyUri: body.policy_uri,
           tosUri: body.tos_uri,
+          public: body.public,
           maxActive: deps.config.limits.maxClientsPerUser,
         });
         res.status(201).json(presentCreatedClient(created));

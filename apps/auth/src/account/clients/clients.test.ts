@@ -66,6 +66,7 @@ describe('POST /account/clients', () => {
       client_uri: null,
       policy_uri: null,
       tos_uri: null,
+      public: false,
       created_at: new Date(system.clock.now()).toISOString(),
       status: 'active',
       revoked_at: null,

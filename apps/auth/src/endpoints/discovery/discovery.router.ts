@@ -9,7 +9,8 @@ export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
  * interface and what DD-2 adds to it.
  */
 export function authorizationServerMetadata(issuer: string, portalUrl: string) {
-  const clientAuthMethods = ['client_secret_post', 'client_secret_basic'];
+  // PC-11: `none` is a public client's client_id with no secret (RFC 8414 §2, RFC 7591 §2).
+  const clientAuthMethods = ['client_secret_post', 'client_secret_basic', 'none'];
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,

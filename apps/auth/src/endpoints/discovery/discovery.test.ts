@@ -34,13 +34,13 @@ describe('RFC 8414 authorization server metadata', () => {
     expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
   });
 
-  it('DD-2 CL-02 advertises only what exists: code flow, the two grants, post and basic client auth, iss on responses, end session, userinfo, the developer portal as documentation', () => {
+  it('DD-2 CL-02 advertises only what exists: code flow, the two grants, post, basic and none client auth, iss on responses, end session, userinfo, the developer portal as documentation', () => {
     expect(metadata).toMatchObject({
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-      revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       authorization_response_iss_parameter_supported: true,
     });
     expect(Object.keys(metadata).sort()).toEqual(
@@ -62,6 +62,11 @@ describe('RFC 8414 authorization server metadata', () => {
         'scopes_supported',
       ].sort(),
     );
+  });
+
+  it('PC-11 lists none (a public client: client_id, no secret) at the token and revocation endpoints', () => {
+    expect(metadata.token_endpoint_auth_methods_supported).toContain('none');
+    expect(metadata.revocation_endpoint_auth_methods_supported).toContain('none');
   });
 
   it('SC-09 scopes_supported lists what any client may ask for: the third-party scopes, never `account` or `openid`', () => {

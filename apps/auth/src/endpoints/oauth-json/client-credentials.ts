@@ -4,7 +4,8 @@ import type { RequestHandler, Response } from 'express';
 import { InvalidRequest } from '@latchkey/core';
 import { paramsOf, type OAuthParams } from './oauth-params.ts';
 
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+/** RFC 7591 §2 `token_endpoint_auth_method` values; `none` is a public client's `client_id` alone (PC-03). */
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 export interface ClientCredentials {
   method: ClientAuthMethod;
@@ -54,6 +55,8 @@ function countAuthorizationHeaders(rawHeaders: readonly string[]): number {
  * Reads how the client claims to authenticate (RFC 6749 §2.3.1, OAuth 2.1 §2.4.1).
  * - `client_secret_basic` from an `Authorization: Basic` header, or `client_secret_post` from
  *   the form body (CA-01). Never the query string (CA-05).
+ * - `none`: a body `client_id` with no secret anywhere, how a public client names itself (RFC 6749
+ *   §2.1, OAuth 2.1 §2.4; PC-03). Whether that client may do so is the next step's question.
  * - Both at once is refused (OAuth 2.1 §2.4: one method per request; CA-04, TK-12), and so is a body
  *   `client_id` that names another client than the header (CA-06).
  * - `Authorization: Bearer` is accepted and ignored (D-2): the documented refresh
@@ -70,7 +73,8 @@ export function extractClientCredentials(
   if (countAuthorizationHeaders(rawHeaders) > 1) throw new InvalidRequest('Send at most one Authorization header.');
   const [scheme, token] = splitAuthorization(headers.authorization);
   if (scheme?.toLowerCase() !== 'basic') {
-    return { method: 'client_secret_post', clientId: params.client_id, clientSecret: params.client_secret };
+    const method = params.client_secret === undefined ? 'none' : 'client_secret_post';
+    return { method, clientId: params.client_id, clientSecret: params.client_secret };
   }
   const { clientId, clientSecret } = decodeBasic(token);
   if (params.client_secret !== undefined) {

@@ -1,7 +1,7 @@
 // Test fixtures for the token and revocation endpoints: form posts over real HTTP and the
 // assertions every OAuth answer shares (status, code, no-store, safe description).
 import type { Scope } from '@latchkey/contracts';
-import { authenticateAccessToken, issueAuthorizationCode, type Client, type User } from '@latchkey/core';
+import { authenticateAccessToken, createClient, issueAuthorizationCode, type Client, type User } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
 import { expect } from 'vitest';
 import { makeClient, makeUser, type TestUser } from '#test/support/fixtures.ts';
@@ -87,6 +87,26 @@ export function tokenUrl(system: TestSystem): string {
 
 export function revokeUrl(system: TestSystem): string {
   return `${system.authUrl}/oauth/revoke`;
+}
+
+/** PC-01: a public client of `owner` (no secret; PKCE required) at these redirect URLs. */
+export async function makePublicClient(
+  system: TestSystem,
+  owner: User,
+  redirectUris: string[],
+  name = 'Browser App',
+): Promise<Client> {
+  return (await createClient(system.db, system.clock, { ownerId: owner.id, name, redirectUris, public: true })).client;
+}
+
+/** PC-03: a public client's token request: its client_id and no client authentication (`none`). */
+export async function publicTokenRequest(
+  system: TestSystem,
+  client: Client,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return postForm(tokenUrl(system), { ...form, client_id: client.id }, headers);
 }
 
 /** The documented code exchange: client_secret_post in the form body. */

@@ -5,10 +5,11 @@ import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
 import { refreshTokenParams } from './token.schema.ts';
 
 /**
- * `grant_type=refresh_token` (RFC 6749 §6). Core rotates on every use and, with no grace
- * window (D-4), treats any second use of a refresh token as theft and revokes the family.
- * The request's `Authorization: Bearer` header (ignored, D-2) played no part in getting here.
- * A `scope` narrows the new access token; core refuses one wider than the grant (SC-04).
+ * `grant_type=refresh_token` (RFC 6749 §6). Core rotates on every use and treats a second use of
+ * a refresh token (beyond DD-4's grace window) as theft and revokes the family. A public client
+ * gets no exception (PC-12): with no secret, rotation is what RFC 9700 §4.14.2 requires of its
+ * refresh tokens. The request's `Authorization: Bearer` header (ignored, D-2) played no part in
+ * getting here. A `scope` narrows the new access token; core refuses one wider than the grant (SC-04).
  */
 export async function exchangeRefreshToken(deps: AuthDeps, client: Client, params: OAuthParams): Promise<TokenPair> {
   const input = parseParams(refreshTokenParams, params);

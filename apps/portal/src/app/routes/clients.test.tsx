@@ -105,6 +105,60 @@ describe('API clients page', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'New client' }));
   });
 
+  it('PC-01 registers a public client: sends public: true and shows the client ID with no secret; the list marks it Public', async () => {
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    await user.type(within(dialog).getByLabelText('Client name'), 'Browser App');
+    const isPublic = within(dialog).getByLabelText('Public client (no secret)');
+    expect(document.getElementById(isPublic.getAttribute('aria-describedby')!)!.textContent).toContain(
+      'cannot keep a secret',
+    );
+    await user.click(isPublic);
+    await user.type(within(dialog).getByLabelText('Redirect URL'), 'https://spa.example.com/callback');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Client created' });
+    expect(document.activeElement!.textContent).toContain('This client has no secret');
+    expect(shown.textContent).toContain('must use PKCE (S256)');
+    expect(shown.textContent).not.toContain('You will not see this secret again');
+    expect(within(shown).getByLabelText<HTMLInputElement>('Client ID').value).toMatch(/^lkc_/);
+    expect(within(shown).queryByLabelText('Client secret')).toBeNull();
+    expect(shown.textContent).not.toContain('lks_');
+    expect(db.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      name: 'Browser App',
+      redirect_uri: 'https://spa.example.com/callback',
+      public: true,
+    });
+
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    const row = (await screen.findByRole('link', { name: 'Browser App' })).closest('tr')!;
+    expect(within(row).getByText('Public')).toBeTruthy();
+  });
+
+  it('PC-05 refuses a private-use scheme redirect URL for a confidential client and accepts it for a public one', async () => {
+    const { user } = renderApp('/clients');
+    await screen.findByText('No API clients yet');
+    const dialog = await openNewClient(user);
+    await user.type(within(dialog).getByLabelText('Client name'), 'Phone App');
+    const field = within(dialog).getByLabelText('Redirect URL');
+    await user.type(field, 'com.example.app:/callback');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+    expect(within(dialog).getByText('The redirect URL must use https (or http for a loopback address).')).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    await user.click(within(dialog).getByLabelText('Public client (no secret)'));
+    expect(field.getAttribute('aria-invalid')).toBe('false');
+    await user.click(within(dialog).getByRole('button', { name: 'Create client' }));
+    expect(await screen.findByRole('dialog', { name: 'Client created' })).toBeTruthy();
+    expect(db.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      name: 'Phone App',
+      redirect_uri: 'com.example.app:/callback',
+      public: true,
+    });
+  });
+
   it.each([
     ['ftp://files.example.com/cb', 'The redirect URL must use https (or http for a loopback address).'],
     ['http://app.example.com/callback', 'Use https, or http only for localhost, 127.0.0.1 or [::1].'],

@@ -1,4 +1,4 @@
-import type { ApplicationJson, ClientJson, MeJson, TokenJson } from '@latchkey/contracts';
+import type { ApplicationJson, ClientJson, ClientSecretJson, MeJson, TokenJson } from '@latchkey/contracts';
 
 /**
  * The BFF's data as the MSW handlers serve it: one signed-in user, their clients and tokens,
@@ -8,6 +8,8 @@ export interface MockDb {
   user: MeJson;
   signedIn: boolean;
   clients: ClientJson[];
+  /** Each confidential client's live secrets by client id, oldest first; none listed means one made on first read. */
+  clientSecrets: Record<string, ClientSecretJson[]>;
   tokens: TokenJson[];
   applications: ApplicationJson[];
   /** Every request the handlers saw, for assertions on headers and bodies. */
@@ -32,9 +34,21 @@ export function makeClient(overrides: Partial<ClientJson> = {}): ClientJson {
     client_uri: null,
     policy_uri: null,
     tos_uri: null,
+    public: false,
     created_at: iso(NOW - 30 * DAY),
     status: 'active',
     revoked_at: null,
+    ...overrides,
+  };
+}
+
+export function makeSecret(overrides: Partial<ClientSecretJson> = {}): ClientSecretJson {
+  return {
+    id: overrides.id ?? `cs_${Math.random().toString(36).slice(2, 12)}`,
+    last4: 'Ab12',
+    created_at: iso(NOW - 30 * DAY),
+    expires_at: null,
+    last_used_at: null,
     ...overrides,
   };
 }
@@ -72,6 +86,7 @@ function initialDb(): MockDb {
     user: { id: 'usr_ada', name: 'Ada Lovelace', email: 'ada@example.test' },
     signedIn: true,
     clients: [],
+    clientSecrets: {},
     tokens: [],
     applications: [],
     requests: [],

@@ -9,7 +9,9 @@ import {
 import {
   BFF_ACCOUNT_BASE,
   isScope,
+  MAX_CLIENT_SECRETS,
   SCOPES,
+  SECRET_EXPIRIES,
   THIRD_PARTY_SCOPES,
   type AccountMethod,
   type AccountPath,
@@ -18,14 +20,17 @@ import type {
   ApplicationJson,
   MeJson,
   ClientJson,
+  ClientSecretJson,
+  CreateClientSecretRequest,
   CreatedClientJson,
+  CreatedClientSecretJson,
   CreatedTokenJson,
   ErrorJson,
   SessionJson,
   TokenJson,
   UpdateClientRequest,
 } from '@latchkey/contracts';
-import { db, iso, makeClient, makeToken } from './db.ts';
+import { db, iso, makeClient, makeSecret, makeToken } from './db.ts';
 
 /**
  * The BFF's `/bff/*` interface (the portal contract) over the mock db. Like the real BFF,
@@ -57,12 +62,31 @@ const validationFailed = (field: string, description: string) => refusal(400, 'v
 function accountRoute<P extends AccountPath>(
   method: AccountMethod<P>,
   path: P,
-  resolver: HttpResponseResolver<PathParams<'id'>, DefaultBodyType>,
+  resolver: HttpResponseResolver<PathParams<'id' | 'secretId'>, DefaultBodyType>,
 ) {
   const url = `${BFF_ACCOUNT_BASE}${path}`;
   if (method === 'GET') return http.get(url, resolver);
   if (method === 'PATCH') return http.patch(url, resolver);
   return http.post(url, resolver);
+}
+
+/** The new secret the mock hands out, as the account API does once (SR-01). */
+export const NEW_CLIENT_SECRET = 'lks_NEWsecretNEWsecretNEWsecret0n3W5';
+
+/** A confidential client's live secrets; one made for a client listed with none, as migrated. */
+function secretsOf(client: ClientJson): ClientSecretJson[] {
+  if (client.public) return [];
+  return (db.clientSecrets[client.id] ??= [makeSecret({ id: `cs_${client.id}`, created_at: client.created_at })]);
+}
+
+/** As core's managedClient: only the user's active, confidential clients' secrets change (SR-08). */
+function managedSecrets(id: string | readonly string[] | undefined): ClientSecretJson[] | Response {
+  const client = db.clients.find((c) => c.id === id);
+  if (!client) return refusal(404, 'not_found', 'No such client.');
+  if (client.status === 'revoked')
+    return refusal(409, 'conflict', 'This client is revoked; its secrets cannot change.');
+  if (client.public) return refusal(409, 'conflict', 'This is a public client: it has no secrets.');
+  return secretsOf(client);
 }
 
 export const handlers = [
@@ -89,7 +113,12 @@ export const handlers = [
   }),
 
   accountRoute('POST', '/clients', async ({ request }) => {
-    const body = (await record(request)) as { name?: string; redirect_uri?: string; post_logout_redirect_uri?: string };
+    const body = (await record(request)) as {
+      name?: string;
+      redirect_uri?: string;
+      post_logout_redirect_uri?: string;
+      public?: boolean;
+    };
     const refused = guard(request);
     if (refused) return refused;
     if (!body.name) return validationFailed('name', 'Enter a client name of 1 to 100 characters.');
@@ -100,9 +129,13 @@ export const handlers = [
       name: body.name,
       redirect_uri: body.redirect_uri ?? '',
       post_logout_redirect_uri: body.post_logout_redirect_uri ?? null,
+      public: body.public === true,
       created_at: iso(Date.now()),
     });
     db.clients.unshift(client);
+    // PC-01: a public client has no secret, and the answer carries none.
+    if (client.public) return HttpResponse.json<CreatedClientJson>({ client }, { status: 201 });
+    db.clientSecrets[client.id] = [makeSecret({ id: `cs_${client.id}`, last4: 'abcd', created_at: client.created_at })];
     return HttpResponse.json<CreatedClientJson>(
       { client, client_secret: 'lks_SECRETsecretSECRETsecret0123abcd' },
       { status: 201 },
@@ -149,6 +182,62 @@ export const handlers = [
     client.status = 'revoked';
     client.revoked_at = iso(Date.now());
     return HttpResponse.json<ClientJson>(client);
+  }),
+
+  accountRoute('GET', '/clients/:id/secrets', async ({ request, params }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    const client = db.clients.find((c) => c.id === params.id);
+    return client
+      ? HttpResponse.json<ClientSecretJson[]>(secretsOf(client))
+      : refusal(404, 'not_found', 'No such client.');
+  }),
+
+  accountRoute('POST', '/clients/:id/secrets', async ({ request, params }) => {
+    const body = ((await record(request)) ?? {}) as CreateClientSecretRequest;
+    const refused = guard(request);
+    if (refused) return refused;
+    const secrets = managedSecrets(params.id);
+    if (secrets instanceof Response) return secrets;
+    const expiresIn = body.old_secret_expires_in;
+    if (expiresIn !== undefined && !Object.hasOwn(SECRET_EXPIRIES, expiresIn)) {
+      return validationFailed('old_secret_expires_in', 'old_secret_expires_in must be one of 1h, 1d, 7d.');
+    }
+    if (secrets.length >= MAX_CLIENT_SECRETS) {
+      return refusal(
+        400,
+        'limit_reached',
+        `This client already has ${MAX_CLIENT_SECRETS} secrets, the most it may have.`,
+      );
+    }
+    const now = Date.now();
+    if (expiresIn !== undefined) for (const old of secrets) old.expires_at = iso(now + SECRET_EXPIRIES[expiresIn]);
+    const secret = makeSecret({ last4: NEW_CLIENT_SECRET.slice(-4), created_at: iso(now) });
+    secrets.push(secret);
+    return HttpResponse.json<CreatedClientSecretJson>(
+      { secret, client_secret: NEW_CLIENT_SECRET, secrets },
+      { status: 201 },
+    );
+  }),
+
+  accountRoute('POST', '/clients/:id/secrets/:secretId/delete', async ({ request, params }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    const secrets = managedSecrets(params.id);
+    if (secrets instanceof Response) return secrets;
+    if (!secrets.some((s) => s.id === params.secretId)) return refusal(404, 'not_found', 'No such secret.');
+    if (secrets.length === 1) {
+      return refusal(
+        409,
+        'conflict',
+        'This is the client’s only secret and cannot be deleted. Generate a new one first.',
+      );
+    }
+    const left = secrets.filter((s) => s.id !== params.secretId);
+    db.clientSecrets[String(params.id)] = left;
+    return HttpResponse.json<ClientSecretJson[]>(left);
   }),
 
   accountRoute('GET', '/tokens', async ({ request }) => {

@@ -24,6 +24,8 @@ export interface ConsentView {
   redirectHostUnicode?: string | undefined;
   /** The redirect URL is a loopback address: the application runs on this computer. */
   loopback: boolean;
+  /** PC-10: a public client (no secret): a browser, mobile, desktop or command-line app. */
+  isPublic: boolean;
   /** What the developer says about the application (issue 19); each part optional. */
   description: string | null;
   /** The homepage, linked by its host. */
@@ -62,7 +64,9 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
  * The consent page names the client and its owner; buttons "Allow" and "Deny". Issue 19 adds what
  * the developer registered (description, homepage, policies), each only when given, a note for a
  * loopback redirect URL (CE-09), and "Not you? Switch account". Issue 28 lists the requested scopes,
- * marking those an earlier approval did not cover (SC-05). Every value is escaped (CJ-05, CE-11).
+ * marking those an earlier approval did not cover (SC-05). Issue 29 says when the app is public
+ * (PC-10): it holds no secret, so nothing but its redirect URL ties it to its developer. Every
+ * value is escaped (CJ-05, CE-11).
  */
 export function consentPage(view: ConsentView): SafeHtml {
   const hostUnicode =
@@ -77,6 +81,7 @@ export function consentPage(view: ConsentView): SafeHtml {
         <div>
           <h1 id="page-title">Authorize ${view.clientName}</h1>
           <p class="app-owner">by ${view.ownerLabel}${homepage}</p>
+          ${view.isPublic ? html`<p class="app-owner">This app runs on your device or in your browser.</p>` : ''}
         </div>
       </div>
       ${view.description ? html`<p class="app-description">${view.description}</p>` : ''}

@@ -8,11 +8,14 @@ export interface NewClient {
   redirectUri: string;
   /** Optional; empty means none. */
   postLogoutRedirectUri?: string;
+  /** PC-01: no secret; the app signs people in with PKCE. */
+  public?: boolean;
 }
 
 export interface CreatedClient {
   client: OAuthClient;
-  clientSecret: string;
+  /** Undefined for a public client, which has none (PC-01). */
+  clientSecret: string | undefined;
 }
 
 /** POST /bff/api/clients: the only response that ever carries the client secret. */
@@ -21,6 +24,7 @@ export async function createClient(input: NewClient): Promise<CreatedClient> {
     name: input.name,
     redirect_uri: input.redirectUri,
     ...(input.postLogoutRedirectUri ? { post_logout_redirect_uri: input.postLogoutRedirectUri } : {}),
+    ...(input.public ? { public: true } : {}),
   };
   const body = await accountRequest('POST', '/clients', { json });
   return { client: body.client, clientSecret: body.client_secret };

@@ -1,9 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ErrorState, LoadingState } from '../../../components/query-states.tsx';
+import { RegionErrorBoundary } from '../../../components/region-error-boundary.tsx';
 import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
 import { Time } from '../../../components/time.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -11,9 +12,10 @@ import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useClient } from '../api/get-client.ts';
 import type { OAuthClient } from '../api/get-clients.ts';
 import { useRevokeClient } from '../api/revoke-client.ts';
+import { ClientSecrets } from './client-secrets.tsx';
 import { EditClientDialog } from './edit-client-dialog.tsx';
 
-/** One client: everything it is registered with, Edit client and Revoke. */
+/** One client: everything it is registered with, Edit client and Revoke, and its secrets. */
 export function ClientDetails({ id }: { id: string }) {
   const client = useClient(id);
   useDocumentTitle(client.data?.name ?? 'API client');
@@ -52,6 +54,7 @@ function Item({ term, children }: { term: string; children: ReactNode }) {
 
 function Details({ client }: { client: OAuthClient }) {
   const [dialog, setDialog] = useState<'edit' | 'revoke' | null>(null);
+  const secretsHeading = useId();
   const revoke = useRevokeClient();
   const revoked = client.status === 'revoked';
   return (
@@ -88,6 +91,9 @@ function Details({ client }: { client: OAuthClient }) {
             <code className="break">{client.client_id}</code>
             <CopyButton value={client.client_id} label="Copy client ID" />
           </span>
+        </Item>
+        <Item term="Type">
+          {client.public ? 'Public: no secret, PKCE required' : 'Confidential: authenticates with a client secret'}
         </Item>
         <Item term="Status">
           {revoked ? <Badge tone="neutral">Revoked</Badge> : <Badge tone="success">Active</Badge>}
@@ -128,6 +134,21 @@ function Details({ client }: { client: OAuthClient }) {
           )}
         </Item>
       </dl>
+      <section className="page-section" aria-labelledby={secretsHeading}>
+        <h2 id={secretsHeading} className="page-section__title">
+          Client secrets
+        </h2>
+        {client.public ? (
+          <p className="page-header__description">
+            This is a public client: it has no secret. Your app sends its client ID alone and must sign people in with
+            PKCE.
+          </p>
+        ) : (
+          <RegionErrorBoundary title="Could not show this client’s secrets">
+            <ClientSecrets client={client} />
+          </RegionErrorBoundary>
+        )}
+      </section>
       {dialog === 'edit' ? <EditClientDialog client={client} onClose={() => setDialog(null)} /> : null}
       {dialog === 'revoke' ? (
         <RevokeDialog

@@ -75,6 +75,8 @@ function ClientRow({ client, onRevoke }: { client: OAuthClient; onRevoke: () => 
         <Link id={nameId} className="cell-title" to={paths.client.href(client.id)}>
           {client.name}
         </Link>
+        {/* PC-01: a public client has no secret; its page says more. */}
+        {client.public ? <Badge tone="neutral">Public</Badge> : null}
       </td>
       <td data-label="Client ID">
         <span className="inline-copy">

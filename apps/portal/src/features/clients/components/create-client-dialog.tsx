@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
@@ -14,8 +14,9 @@ const SERVER_FIELDS = {
 } as const;
 
 /**
- * New client → Client name, Redirect URL → Create client → the client ID and secret, shown
- * once. Render it only while open: closing unmounts it, and the secret goes with it.
+ * New client → Client name, Public client (no secret), Redirect URL → Create client → the client
+ * ID and secret, shown once; a public client's ID alone (PC-01). Render it only while open:
+ * closing unmounts it, and the secret goes with it.
  */
 export function CreateClientDialog({ onClose }: { onClose: () => void }) {
   return (
@@ -24,15 +25,28 @@ export function CreateClientDialog({ onClose }: { onClose: () => void }) {
       createdTitle="Client created"
       onClose={onClose}
       renderForm={(step) => <ClientForm {...step} />}
-      warning={{
-        title: 'Copy the client secret now',
-        body: (
-          <>
-            You will not see this secret again. Keep it on your application’s server, never in a browser or a mobile
-            app. If you lose it, revoke this client and register a new one.
-          </>
-        ),
-      }}
+      warning={(created) =>
+        created.clientSecret === undefined
+          ? {
+              tone: 'info',
+              title: 'This client has no secret',
+              body: (
+                <>
+                  It is a public client: your app sends its client ID alone, and must use PKCE (S256) when it signs
+                  people in. Latchkey refuses it otherwise.
+                </>
+              ),
+            }
+          : {
+              title: 'Copy the client secret now',
+              body: (
+                <>
+                  You will not see this secret again. Keep it on your application’s server, never in a browser or a
+                  mobile app. If you lose it, generate a new one on the client’s page.
+                </>
+              ),
+            }
+      }
       renderCreated={(created) => (
         <>
           <p>
@@ -40,7 +54,9 @@ export function CreateClientDialog({ onClose }: { onClose: () => void }) {
             <code className="break">{created.client.redirect_uri}</code>.
           </p>
           <RevealedSecret label="Client ID" value={created.client.client_id} copyLabel="Copy client ID" />
-          <RevealedSecret label="Client secret" value={created.clientSecret} />
+          {created.clientSecret === undefined ? null : (
+            <RevealedSecret label="Client secret" value={created.clientSecret} />
+          )}
         </>
       )}
     />
@@ -51,6 +67,8 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
   const [name, setName] = useState('');
   const [redirectUri, setRedirectUri] = useState('');
   const [postLogoutRedirectUri, setPostLogoutRedirectUri] = useState('');
+  const [isPublic, setPublic] = useState(false);
+  const publicHintId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUriRef = useRef<HTMLInputElement>(null);
   const postLogoutRedirectUriRef = useRef<HTMLInputElement>(null);
@@ -66,9 +84,14 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
   const createClient = useCreateClient({ onCreated });
 
   function submit(): void {
-    if (fieldErrors.show(validateClientForm({ name, redirectUri, postLogoutRedirectUri }))) return;
+    if (fieldErrors.show(validateClientForm({ name, redirectUri, postLogoutRedirectUri, public: isPublic }))) return;
     createClient.mutate(
-      { name: name.trim(), redirectUri: redirectUri.trim(), postLogoutRedirectUri: postLogoutRedirectUri.trim() },
+      {
+        name: name.trim(),
+        redirectUri: redirectUri.trim(),
+        postLogoutRedirectUri: postLogoutRedirectUri.trim(),
+        public: isPublic,
+      },
       { onError: fieldErrors.showServerError },
     );
   }
@@ -90,10 +113,33 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
           fieldErrors.clear('name');
         }}
       />
+      <div>
+        <label className="choice">
+          <input
+            type="checkbox"
+            name="public"
+            checked={isPublic}
+            aria-describedby={publicHintId}
+            onChange={(event) => {
+              setPublic(event.target.checked);
+              fieldErrors.clear('redirectUri');
+            }}
+          />
+          <span>Public client (no secret)</span>
+        </label>
+        <p id={publicHintId} className="field__hint">
+          For an app that runs in a browser, on a phone or desktop, or on the command line: it cannot keep a secret, so
+          it signs people in with PKCE instead. Leave it unticked for an app with its own server.
+        </p>
+      </div>
       <UrlField
         label="Redirect URL"
         name="redirect_uri"
-        hint="Where people return after approving, for example https://app.example.com/callback. Use https, or http for localhost."
+        hint={
+          isPublic
+            ? 'Where people return after approving: https, http://127.0.0.1 (any port) for a desktop or command-line app, or your app’s own scheme such as com.example.app:/callback.'
+            : 'Where people return after approving, for example https://app.example.com/callback. Use https, or http for localhost.'
+        }
         value={redirectUri}
         error={errors.redirectUri}
         ref={redirectUriRef}

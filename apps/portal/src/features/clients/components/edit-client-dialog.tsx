@@ -100,7 +100,7 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    if (fieldErrors.show(validateClientEditForm(values))) return;
+    if (fieldErrors.show(validateClientEditForm(values, client.public))) return;
     update.mutate(
       {
         name: values.name.trim(),

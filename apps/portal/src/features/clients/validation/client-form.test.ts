@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { validateClientForm, validateClientName, validateRedirectUrl } from './client-form.ts';
+import {
+  validateClientEditForm,
+  validateClientForm,
+  validateClientName,
+  validateRedirectUrl,
+  type ClientEditInput,
+} from './client-form.ts';
+
+const EDIT_DEFAULTS: ClientEditInput = {
+  name: 'App',
+  redirectUris: 'com.example.app:/callback\nhttps://app.example.com/cb',
+  postLogoutRedirectUri: '',
+  description: '',
+  homepage: '',
+  privacyPolicy: '',
+  terms: '',
+};
 
 describe('API client form checks: the server’s own rules (RU-09, HD-04)', () => {
   it.each([
@@ -38,6 +54,18 @@ describe('API client form checks: the server’s own rules (RU-09, HD-04)', () =
     expect(validateClientForm({ name: '', redirectUri: '' })).toEqual({
       name: 'Enter a client name.',
       redirectUri: 'Enter a redirect URL.',
+    });
+  });
+
+  it('PC-05 accepts a private-use scheme redirect URL only for a public client', () => {
+    expect(validateRedirectUrl('com.example.app:/callback')).toBe(
+      'The redirect URL must use https (or http for a loopback address).',
+    );
+    expect(validateRedirectUrl('com.example.app:/callback', 'redirect_uri', true)).toBeUndefined();
+    expect(validateClientForm({ name: 'App', redirectUri: 'com.example.app:/callback', public: true })).toEqual({});
+    expect(validateClientEditForm(EDIT_DEFAULTS, true)).toEqual({});
+    expect(validateClientEditForm(EDIT_DEFAULTS)).toEqual({
+      redirectUris: 'com.example.app:/callback: The redirect URL must use https (or http for a loopback address).',
     });
   });
 });

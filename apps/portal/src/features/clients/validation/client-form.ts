@@ -29,23 +29,26 @@ export function validateClientName(value: string): string | undefined {
 
 /**
  * A redirect URL, or with `post_logout_redirect_uri` the post-logout one (docs/sign-out.md):
- * absolute, https or loopback http, no fragment, no wildcard, no user name or password.
+ * absolute, https or loopback http, no fragment, no wildcard, no user name or password; a
+ * public client's redirect URL may also be a private-use scheme (PC-05).
  */
 export function validateRedirectUrl(
   value: string,
   field: 'redirect_uri' | 'post_logout_redirect_uri' = 'redirect_uri',
+  isPublic = false,
 ): string | undefined {
-  return redirectUrlProblem(value.trim(), field);
+  return redirectUrlProblem(value.trim(), field, isPublic);
 }
 
 export function validateClientForm(input: {
   name: string;
   redirectUri: string;
   postLogoutRedirectUri?: string;
+  public?: boolean;
 }): ClientFormErrors {
   const errors: ClientFormErrors = {};
   const name = validateClientName(input.name);
-  const redirectUri = validateRedirectUrl(input.redirectUri);
+  const redirectUri = validateRedirectUrl(input.redirectUri, 'redirect_uri', input.public);
   // Optional: checked only when given.
   const postLogout = input.postLogoutRedirectUri?.trim()
     ? validateRedirectUrl(input.postLogoutRedirectUri, 'post_logout_redirect_uri')
@@ -64,9 +67,9 @@ export function parseRedirectUrls(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
-/** 1 to MAX_REDIRECT_URIS redirect URLs, each under RU-09, none twice (CE-02); names the URL at fault. */
-export function validateRedirectUrls(urls: readonly string[]): string | undefined {
-  const problem = redirectUrlsProblem(urls, 'redirect_uris');
+/** 1 to MAX_REDIRECT_URIS redirect URLs, each under RU-09 (PC-05), none twice (CE-02); names the URL at fault. */
+export function validateRedirectUrls(urls: readonly string[], isPublic = false): string | undefined {
+  const problem = redirectUrlsProblem(urls, 'redirect_uris', isPublic);
   if (!problem) return undefined;
   return problem.url === undefined ? problem.message : `${problem.url}: ${problem.message}`;
 }
@@ -89,11 +92,11 @@ export interface ClientEditInput {
 
 export type ClientEditErrors = Partial<Record<keyof ClientEditInput, string>>;
 
-/** The edit dialog's checks, core's own rules (CE-02, CE-06); the server still decides. */
-export function validateClientEditForm(input: ClientEditInput): ClientEditErrors {
+/** The edit dialog's checks, core's own rules (CE-02, CE-06, PC-05); the server still decides. */
+export function validateClientEditForm(input: ClientEditInput, isPublic = false): ClientEditErrors {
   const found: ClientEditErrors = {
     name: validateClientName(input.name),
-    redirectUris: validateRedirectUrls(parseRedirectUrls(input.redirectUris)),
+    redirectUris: validateRedirectUrls(parseRedirectUrls(input.redirectUris), isPublic),
     postLogoutRedirectUri: input.postLogoutRedirectUri.trim()
       ? validateRedirectUrl(input.postLogoutRedirectUri, 'post_logout_redirect_uri')
       : undefined,

@@ -32,7 +32,7 @@ export function ScopeChoices({ value, onChange, error, ref }: ScopeChoicesProps)
     >
       <legend className={`field__label ${styles.legend}`}>Scopes</legend>
       {THIRD_PARTY_SCOPES.map((scope) => (
-        <label key={scope} className={styles.choice}>
+        <label key={scope} className="choice">
           <input
             type="checkbox"
             name="scopes"
