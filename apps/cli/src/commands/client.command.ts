@@ -197,7 +197,8 @@ function parseSecretCommand(action: string | undefined, args: string[]): Command
           const created = await createClientSecret(context.db, context.clock, clientId, undefined, {
             oldSecretExpiresInMs: expiresIn === undefined ? undefined : SECRET_EXPIRIES[expiresIn],
           });
-          return { client_id: clientId, client_secret: created.clientSecret, ...presentCreatedClientSecret(created) };
+          const { client_secret, ...rest } = presentCreatedClientSecret(created);
+          return { client_id: clientId, client_secret, ...rest };
         },
       };
     }

@@ -119,7 +119,10 @@ export async function createClientSecret(
         `This client already has ${MAX_CLIENT_SECRETS} secrets, the most it may have. Delete the one you no longer use, then generate a new one.`,
       );
     }
-    const { row, clientSecret } = newSecretRow(clientId, now);
+    // Listed oldest first by created_at: a secret generated in the same millisecond as the one in
+    // use is dated a millisecond after it, so the order never falls to the random ids.
+    const latest = Math.max(0, ...existing.map((secret) => Number(secret.created_at)));
+    const { row, clientSecret } = newSecretRow(clientId, Math.max(now, latest + 1));
     await insertClientSecret(trx, row);
     if (options.oldSecretExpiresInMs !== undefined) {
       await expireOtherSecrets(trx, clientId, row.id, now + options.oldSecretExpiresInMs);
