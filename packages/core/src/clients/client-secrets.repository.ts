@@ -1,4 +1,5 @@
 import type { ClientSecretsTable, Executor } from '@latchkey/db';
+import { canMatchStoredText } from '../text.ts';
 
 export async function insertClientSecret(db: Executor, row: ClientSecretsTable): Promise<void> {
   await db.insertInto('client_secrets').values(row).execute();
@@ -6,6 +7,8 @@ export async function insertClientSecret(db: Executor, row: ClientSecretsTable):
 
 /** Every secret of the client, expired ones included, oldest first. */
 export async function listClientSecretRows(db: Executor, clientId: string): Promise<ClientSecretsTable[]> {
+  // A client_id no stored id can equal (a NUL, which PostgreSQL refuses in text) has no secrets: AC-10, never a 500.
+  if (!canMatchStoredText(clientId)) return [];
   return db
     .selectFrom('client_secrets')
     .selectAll()
