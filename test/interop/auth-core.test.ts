@@ -3,6 +3,7 @@
 // configuration docs/integrating.md shows: CSRF token, sign-in POST, our pages, the callback with
 // Auth.js's state/PKCE cookies, then a session holding the user's name and email from
 // /oauth/userinfo. Run with `expires_in` as the documented digit string and as a JSON number.
+// And as an OpenID Connect client (issue 30, OI-13): an `oidc` provider with the issuer URL alone.
 import { Auth, customFetch, type AuthConfig } from '@auth/core';
 import type { Account } from '@auth/core/types';
 import type { OAuthConfig, Provider } from '@auth/core/providers';
@@ -165,32 +166,42 @@ describe.each(EXPIRES_IN_MODES)('@auth/core 0.41 with $name', ({ env }) => {
     ]);
   });
 
-  it('CL-07 why the endpoints are given: Auth.js discovers only /.well-known/openid-configuration', async () => {
-    const {
-      authorization: _a,
-      token: _t,
-      userinfo: _u,
-      ...issuerOnly
-    } = latchkeyProvider(authUrl, client.clientId, client.clientSecret);
+  it('OI-13 signs the user in with an `oidc` provider given only issuer, clientId and clientSecret', async () => {
     const requested: string[] = [];
+    const accounts: Account[] = [];
+    // No endpoints: Auth.js discovers them at /.well-known/openid-configuration (OI-07).
     const provider = {
-      ...issuerOnly,
+      id: 'latchkey',
+      name: 'Latchkey',
+      type: 'oidc' as const,
+      issuer: authUrl,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
       [customFetch]: (...args: Parameters<typeof fetch>) => {
         requested.push(String(args[0]));
         return fetch(...args);
       },
     };
-    const browser = new AppBrowser(authConfig(provider));
-    const { csrfToken } = (await (await browser.request('/auth/csrf')).json()) as { csrfToken: string };
-    const response = await browser.request('/auth/signin/latchkey', {
-      method: 'POST',
-      form: { csrfToken, callbackUrl: `${APP}/` },
-    });
-    expect(response.status).toBe(302);
-    const location = new URL(response.headers.get('location')!);
-    expect(location.origin + location.pathname).toBe(`${APP}/auth/error`);
-    expect(requested).toEqual([`${authUrl}/.well-known/openid-configuration`]);
-    expect((await fetch(`${authUrl}/.well-known/openid-configuration`)).status).toBe(404);
-    expect((await fetch(`${authUrl}/.well-known/oauth-authorization-server`)).status).toBe(200);
+    const errors: Error[] = [];
+    const browser = new AppBrowser(authConfig(provider, accounts, errors));
+    const authorization = await browser.signIn();
+    expect(authorization.origin + authorization.pathname).toBe(`${authUrl}/oauth/authorize`);
+    expect(authorization.searchParams.get('scope')).toBe('openid profile email');
+
+    const callback = await interop.runBrowser(authorization);
+    const done = await browser.request(callback.pathname + callback.search);
+    expect(errors).toEqual([]);
+    expect(done.headers.get('location')).toBe(`${APP}/`);
+    expect(requested[0]).toBe(`${authUrl}/.well-known/openid-configuration`);
+    expect(requested).toContain(`${authUrl}/oauth/token`);
+
+    // The profile of an `oidc` provider is the id_token's claims (its name and email by scope, OI-02).
+    const session = (await (await browser.request('/auth/session')).json()) as {
+      user?: { name?: string; email?: string };
+    };
+    expect(session.user).toMatchObject({ name: 'Katherine Johnson', email: interop.user.email });
+    const account = accounts.at(-1)!;
+    expect(account.providerAccountId).toBe(interop.user.id);
+    expect(account.id_token).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 // The interoperability suite (issue 18): each client library runs the whole flow against the
 // real servers with the configuration docs/integrating.md shows, once with `expires_in` as the
 // documented digit string and once as a JSON number (EXPIRES_IN_AS_NUMBER=true).
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { authorizeViaPages, type AuthorizeRequest } from '../support/browserless-flow.ts';
 import { makeClient, makeUser } from '../support/fixtures.ts';
 import { startSystem, type TestSystem } from '../support/system.ts';
@@ -11,10 +12,10 @@ export const EXPIRES_IN_MODES = [
 ] as const;
 
 /**
- * The provider settings docs/integrating.md gives both Auth.js and next-auth: the endpoints by
- * URL, since neither reads the RFC 8414 document this server publishes (they discover only
- * /.well-known/openid-configuration), and without a userinfo URL Auth.js throws "No userinfo
- * endpoint configured". `issuer` is checked against the RFC 9207 `iss` on the callback.
+ * The plain OAuth 2.0 provider settings for both Auth.js and next-auth: the endpoints by URL
+ * (neither reads the RFC 8414 document; as OpenID Connect clients they need only the issuer,
+ * OI-13), and without a userinfo URL Auth.js throws "No userinfo endpoint configured". `issuer`
+ * is checked against the RFC 9207 `iss` on the callback.
  */
 export function latchkeyOAuthProvider(authUrl: string, clientId: string, clientSecret: string) {
   return {
@@ -103,4 +104,54 @@ export async function startInteropSystem(env: Record<string, string> = {}): Prom
     },
     close: () => system.close(),
   };
+}
+
+/**
+ * What an OpenID Connect sign-in asks for (issue 30): `openid` for the id_token (OI-01), the
+ * user's name and email in it by scope (OI-02).
+ */
+export const OIDC_SCOPES = ['openid', 'profile', 'email'] as const;
+
+type TokenResponseBody = Record<string, unknown> & { id_token?: string };
+
+/**
+ * A fetch that passes everything through (to `send`, the real fetch by default, so that it can
+ * stand in for the global one) but hands the token endpoint's JSON answer to `rewrite` first:
+ * what a man in the middle (or a broken server) would send the library (OI-14).
+ */
+export function rewritingTokenResponses(
+  tokenEndpoint: string,
+  rewrite: (body: TokenResponseBody) => TokenResponseBody,
+  send: typeof fetch = fetch,
+): (url: string | URL | Request, init?: object) => Promise<Response> {
+  // `init` as the library builds it (openid-client's body type is wider than RequestInit's).
+  return async (url, init) => {
+    const response = await send(url, init as RequestInit);
+    if ((url instanceof Request ? url.url : String(url)) !== tokenEndpoint || response.status !== 200) return response;
+    const body = rewrite((await response.json()) as TokenResponseBody);
+    return new Response(JSON.stringify(body), { status: 200, headers: response.headers });
+  };
+}
+
+/** The JWS with one bit of its signature flipped (header and claims untouched). */
+export function withTamperedSignature(jws: string): string {
+  const [header, payload, signature] = jws.split('.') as [string, string, string];
+  const bytes = Buffer.from(signature, 'base64url');
+  const middle = bytes.length >> 1;
+  bytes[middle] = bytes[middle]! ^ 0x01;
+  return `${header}.${payload}.${bytes.toString('base64url')}`;
+}
+
+/**
+ * The same claims signed RS256 with a fresh key whose kid the JWKS does not list: a valid
+ * signature by a key the issuer never published.
+ */
+export function resignedWithUnknownKey(jws: string): string {
+  const payload = jws.split('.')[1]!;
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'not-in-the-jwks', typ: 'JWT' })).toString(
+    'base64url',
+  );
+  const signature = sign('sha256', Buffer.from(`${header}.${payload}`), privateKey).toString('base64url');
+  return `${header}.${payload}.${signature}`;
 }

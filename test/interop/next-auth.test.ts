@@ -3,7 +3,7 @@
 // it what Next.js would (req.query.nextauth, req.cookies, a parsed form body). next-auth never
 // loads Next.js on this path. The flow: CSRF token, sign-in POST, our pages, the callback with
 // its RFC 9207 `iss`, then the session with the user's name and email; with `expires_in` as a
-// string and as a number.
+// string and as a number. And as an OpenID Connect client from the discovery document (issue 30, OI-13).
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -22,13 +22,45 @@ const NextAuth = (
 
 /** The provider of docs/integrating.md for next-auth 4. */
 function latchkeyProvider(authUrl: string, clientId: string, clientSecret: string): AuthOptions['providers'][number] {
+  const oauth = latchkeyOAuthProvider(authUrl, clientId, clientSecret);
   return {
     // openid-client 5 checks the callback's iss against `issuer`.
-    ...latchkeyOAuthProvider(authUrl, clientId, clientSecret),
+    ...oauth,
+    // openid-client 5 sends scope=openid unless told otherwise, and its OAuth 2.0 callback refuses
+    // the id_token that brings ("id_token detected in the response"): as OAuth 2.0, no openid.
+    authorization: { url: oauth.authorization, params: { scope: 'profile email' } },
     profile: (profile: { sub: string; name: string; email: string }) => ({
       id: profile.sub,
       name: profile.name,
       email: profile.email,
+    }),
+  };
+}
+
+/**
+ * next-auth 4 as an OpenID Connect client (OI-13): the discovery document by URL (`wellKnown`),
+ * the profile from the verified id_token (`idToken: true`: openid-client 5 checks its signature
+ * against the JWKS, iss, aud, exp and the nonce).
+ */
+function latchkeyOidcProvider(
+  authUrl: string,
+  clientId: string,
+  clientSecret: string,
+): AuthOptions['providers'][number] {
+  return {
+    id: 'latchkey-oidc',
+    name: 'Latchkey',
+    type: 'oauth',
+    wellKnown: `${authUrl}/.well-known/openid-configuration`,
+    idToken: true,
+    authorization: { params: { scope: 'openid profile email' } },
+    checks: ['pkce', 'state', 'nonce'],
+    clientId,
+    clientSecret,
+    profile: (claims: { sub: string; name: string; email: string }) => ({
+      id: claims.sub,
+      name: claims.name,
+      email: claims.email,
     }),
   };
 }
@@ -58,9 +90,13 @@ describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
     // next-auth 4 reads the app's own URL from NEXTAUTH_URL.
     vi.stubEnv('NEXTAUTH_URL', appUrl);
     const { clientId, clientSecret } = await interop.registerClient(`${appUrl}/api/auth/callback/latchkey`);
+    const oidcClient = await interop.registerClient(`${appUrl}/api/auth/callback/latchkey-oidc`);
     const options: AuthOptions = {
       secret: 'interop-test-nextauth-secret-0123456789abcdef',
-      providers: [latchkeyProvider(interop.system.authUrl, clientId, clientSecret)],
+      providers: [
+        latchkeyProvider(interop.system.authUrl, clientId, clientSecret),
+        latchkeyOidcProvider(interop.system.authUrl, oidcClient.clientId, oidcClient.clientSecret),
+      ],
       logger: { error: (code) => errors.push(code), warn: () => {}, debug: () => {} },
       callbacks: {
         // Test only: what next-auth made of the token response.
@@ -97,9 +133,9 @@ describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
   }
 
   /** CSRF token, then the sign-in POST: where next-auth sends the browser. */
-  async function startSignIn(jar: CookieJar): Promise<string> {
+  async function startSignIn(jar: CookieJar, provider = 'latchkey'): Promise<string> {
     const { csrfToken } = (await (await call(jar, '/api/auth/csrf')).json()) as { csrfToken: string };
-    const signIn = await call(jar, '/api/auth/signin/latchkey', {
+    const signIn = await call(jar, `/api/auth/signin/${provider}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ csrfToken, callbackUrl: `${appUrl}/` }).toString(),
@@ -139,5 +175,25 @@ describe.each(EXPIRES_IN_MODES)('CL-09 next-auth 4 with $name', ({ env }) => {
     const session = (await (await call(stranger, '/api/auth/session')).json()) as Record<string, unknown>;
     expect(session).toEqual({});
     expect(errors).toContain('OAUTH_CALLBACK_ERROR'); // "State cookie was missing."
+  });
+
+  it('OI-13 signs the user in as an OpenID Connect client (wellKnown, idToken), into a session with their name', async () => {
+    const jar = new CookieJar();
+    const errorsBefore = errors.length;
+    const authorize = new URL(await startSignIn(jar, 'latchkey-oidc'));
+    expect(authorize.origin + authorize.pathname).toBe(`${interop.system.authUrl}/oauth/authorize`);
+    expect(authorize.searchParams.get('nonce')).toBeTruthy();
+
+    const callback = await interop.runBrowser(authorize);
+    const done = await call(jar, callback.pathname + callback.search);
+    expect(errors.slice(errorsBefore)).toEqual([]);
+    expect(done.headers.get('location')).toBe(`${appUrl}/`);
+
+    const session = (await (await call(jar, '/api/auth/session')).json()) as { user?: { name: string; email: string } };
+    expect(session.user).toMatchObject({ name: 'Katherine Johnson', email: interop.user.email });
+    const account = accounts.at(-1)!;
+    expect(account.provider).toBe('latchkey-oidc');
+    expect(account.providerAccountId).toBe(interop.user.id);
+    expect(account.id_token).toBeTruthy();
   });
 });

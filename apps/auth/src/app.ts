@@ -7,10 +7,13 @@ import {
   withRequestIds,
 } from '@latchkey/http';
 import express from 'express';
+import { SigningKeyRing, signingKeySealer } from '@latchkey/core';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
 import { authorizeRouter } from './authorization/authorize.router.ts';
-import { DISCOVERY_PATH, discoveryRouter } from './endpoints/discovery/discovery.router.ts';
+import { DISCOVERY_PATH, discoveryRouter, OPENID_CONFIGURATION_PATH } from './endpoints/discovery/discovery.router.ts';
+import { introspectRouter } from './endpoints/introspect/introspect.router.ts';
+import { JWKS_PATH, jwksRouter } from './endpoints/jwks/jwks.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
 import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
 import { REVOKE_PATH, revokeRouter } from './endpoints/revoke/revoke.router.ts';
@@ -31,7 +34,13 @@ import { signUpRouter } from './interaction/signup/signup.router.ts';
  */
 export function createAuthApp(given: AuthDeps): express.Express {
   // Every line logged while a request is answered names its X-Request-Id.
-  const deps: AuthDeps = { ...given, logger: withRequestIds(given.logger) };
+  const deps: AuthDeps = {
+    ...given,
+    logger: withRequestIds(given.logger),
+    // OI-03: one key ring per app: the keys are read once a minute, never per token.
+    signingKeys:
+      given.signingKeys ?? new SigningKeyRing(given.db, given.clock, signingKeySealer(given.config.sessionSecret)),
+  };
   const app = express();
   app.disable('x-powered-by');
   // Behind a TLS-terminating proxy, req.secure and req.ip come from X-Forwarded-* only when
@@ -49,16 +58,23 @@ export function createAuthApp(given: AuthDeps): express.Express {
   // before rate limits and body parsing. PC-08: nothing else is given CORS: sign-in, consent,
   // /oauth/authorize, /oauth/logout and /account/* are for our own pages and the portal only.
   const corsHeaders = ['Authorization', 'Content-Type'];
-  app.all(DISCOVERY_PATH, corsForBrowserApps(deps.db, { methods: ['GET'], allowedHeaders: corsHeaders }));
+  // OI-07, OI-08: both metadata documents and the key set, which browser apps verify ID tokens with.
+  app.all(
+    [DISCOVERY_PATH, OPENID_CONFIGURATION_PATH, JWKS_PATH],
+    corsForBrowserApps(deps.db, { methods: ['GET'], allowedHeaders: corsHeaders }),
+  );
   app.all([TOKEN_PATH, REVOKE_PATH], corsForBrowserApps(deps.db, { methods: ['POST'], allowedHeaders: corsHeaders }));
   app.all(USERINFO_PATH, corsForBrowserApps(deps.db, { methods: ['GET', 'POST'], allowedHeaders: corsHeaders }));
   app.use(discoveryRouter(deps));
+  app.use(jwksRouter(deps));
 
   // JSON endpoints: their own body parsing and error middleware, no session. The token and
   // revocation endpoints check client secrets alike and share one brute-force allowance.
   const clientAuthLimits = clientAuthRateLimits(deps);
   app.use(tokenRouter(deps, clientAuthLimits));
   app.use(revokeRouter(deps, clientAuthLimits));
+  // OI-11: server to server (resource servers), so no CORS; same client authentication and allowance.
+  app.use(introspectRouter(deps, clientAuthLimits));
   app.use(userinfoRouter(deps));
   app.use(accountRouter(deps));
 

@@ -1,5 +1,5 @@
 import type { Config } from '@latchkey/config';
-import type { Clock } from '@latchkey/core';
+import type { Clock, SigningKeyRing } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import type { RedisClient } from '@latchkey/sessions';
@@ -12,4 +12,12 @@ export interface AuthDeps {
   logger: Logger;
   /** Set when REDIS_URL is: sessions and rate-limit counters live there (DD-7). */
   redis?: RedisClient | undefined;
+  /** OI-03: the ID token signing keys; createAuthApp makes one from `db` when not given. */
+  signingKeys?: SigningKeyRing | undefined;
+}
+
+/** The app's signing keys (createAuthApp always sets them). */
+export function signingKeysOf(deps: AuthDeps): SigningKeyRing {
+  if (!deps.signingKeys) throw new Error('createAuthApp sets deps.signingKeys');
+  return deps.signingKeys;
 }

@@ -8,6 +8,7 @@ import type { Command } from './command.ts';
 import { parseClientCommand } from './commands/client.command.ts';
 import { parseGrantCommand } from './commands/grant.command.ts';
 import { helpText } from './commands/help.command.ts';
+import { parseKeysCommand } from './commands/keys.command.ts';
 import { parseTokenCommand } from './commands/token.command.ts';
 import { parseMigrateCommand } from './commands/migrate.command.ts';
 import { parseUserCommand } from './commands/user.command.ts';
@@ -22,6 +23,7 @@ const resources: Record<string, (action: string | undefined, args: string[]) => 
   client: parseClientCommand,
   token: parseTokenCommand,
   grant: parseGrantCommand,
+  keys: parseKeysCommand,
   migrate: parseMigrateCommand,
 };
 

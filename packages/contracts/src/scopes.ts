@@ -6,30 +6,40 @@
  * (`extensions: requiresScope('email')` on the field, apps/api/src/graphql).
  */
 export const SCOPES = {
-  profile: { sentence: 'See your user id and name', thirdParty: true },
-  email: { sentence: 'See your email address', thirdParty: true },
+  openid: {
+    sentence: 'Sign you in with your Latchkey account',
+    thirdParty: true,
+    // OI-01: asks for an ID token (OpenID Connect Core §3.1.2.1), not for access to anything: any
+    // client may ask for it, none has it by default (SC-03) and no personal access token holds it.
+    signIn: true,
+  },
+  profile: { sentence: 'See your user id and name', thirdParty: true, signIn: false },
+  email: { sentence: 'See your email address', thirdParty: true, signIn: false },
   account: {
     sentence: 'Manage your API clients and API tokens',
     // SC-01: only the portal's own client (first party) may hold it: /account/* answers 403
     // insufficient_scope to every other token (it replaces DD-8's "portal token" check).
     thirdParty: false,
+    signIn: false,
   },
-} as const satisfies Record<string, { sentence: string; thirdParty: boolean }>;
+} as const satisfies Record<string, { sentence: string; thirdParty: boolean; signIn: boolean }>;
 
 export type Scope = keyof typeof SCOPES;
 
 /** Registry order: how scopes are listed on the consent page, in tokens and in `scope` strings. */
 export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
 
-/** What a third-party client or a personal access token may hold; the default for both. */
-export const THIRD_PARTY_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => SCOPES[s].thirdParty);
-
 /**
- * Names kept for a later issue (OpenID Connect): a request may carry one and is not refused, but it
- * grants nothing until it is built (SC-01). Sign-in libraries such as Auth.js send
- * `openid profile email` by default; refusing `openid` would lock them out.
+ * What a personal access token may hold, and the default of a third-party client and of a PAT
+ * (SC-03, SC-07): every third-party scope that grants access, so not `openid` (OI-01).
  */
-export const RESERVED_SCOPES: readonly string[] = ['openid'];
+export const THIRD_PARTY_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => SCOPES[s].thirdParty && !SCOPES[s].signIn);
+
+/** Every scope that grants access (not `openid`): the portal's own client's default (SC-01, OI-01). */
+export const ACCESS_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => !SCOPES[s].signIn);
+
+/** What any client may ask for: the third-party scopes and `openid`, the metadata's `scopes_supported`. */
+export const REQUESTABLE_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => SCOPES[s].thirdParty);
 
 export function isScope(name: string): name is Scope {
   return Object.hasOwn(SCOPES, name);
@@ -50,12 +60,11 @@ export type ParsedScope = { ok: true; scopes: Scope[] } | { ok: false; unknown: 
 
 /**
  * Parses a `scope` parameter (RFC 6749 §3.3: space-delimited, case-sensitive, order and repeats
- * meaningless). Every name must be in the registry or reserved: an unknown one is refused (SC-02);
- * a reserved one is dropped (SC-01). An empty or all-space value, or one of only reserved names,
- * parses to no scopes; the caller decides what none means.
+ * meaningless). Every name must be in the registry: an unknown one is refused (SC-02). An empty or
+ * all-space value parses to no scopes; the caller decides what none means.
  */
 export function parseScope(value: string): ParsedScope {
-  const names = value.split(' ').filter((name) => name !== '' && !RESERVED_SCOPES.includes(name));
+  const names = value.split(' ').filter((name) => name !== '');
   const unknown = names.filter((name) => !isScope(name));
   if (unknown.length > 0) return { ok: false, unknown: [...new Set(unknown)] };
   return { ok: true, scopes: sortScopes(names as Scope[]) };

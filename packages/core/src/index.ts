@@ -44,7 +44,7 @@ export {
   revokeGrantsOfCodes,
   CODE_TTL_MS,
 } from './authorization/codes.service.ts';
-export type { CodeRequest, CodeRedemption } from './authorization/codes.service.ts';
+export type { CodeRequest, CodeRedemption, RedeemedCode } from './authorization/codes.service.ts';
 export { isValidPkceValue, s256, verifierMatchesChallenge } from './authorization/pkce.ts';
 
 export type { Principal, TokenPair, TokenSummary, TokenStatus } from './tokens/token.ts';
@@ -59,5 +59,20 @@ export {
 export type { NewPersonalAccessToken, CreatedPersonalAccessToken } from './tokens/access-tokens.service.ts';
 export { refreshTokens } from './tokens/refresh.service.ts';
 export { revokeTokenForClient } from './tokens/revocation.service.ts';
+export { introspectAccessToken } from './tokens/introspection.service.ts';
+export type { ActiveToken } from './tokens/introspection.service.ts';
 export { LastUsedRecorder } from './tokens/last-used.ts';
 export { provisionPortalClient, PORTAL_CLIENT_NAME } from './provisioning/portal-client.ts';
+
+export {
+  ensureSigningKeys,
+  rotateSigningKeys,
+  listSigningKeys,
+  SigningKeyRing,
+  ID_TOKEN_ALGS,
+  ID_TOKEN_TTL_MS,
+  DEFAULT_ROTATION_DELAY_MS,
+  signingKeySealer,
+} from './oidc/signing-keys.service.ts';
+export type { IdTokenAlg, SigningKeyInfo } from './oidc/signing-keys.service.ts';
+export { accessTokenHash } from './oidc/id-token.ts';

@@ -27,6 +27,8 @@ export interface ClientsTable {
   policy_uri: string | null;
   tos_uri: string | null;
   first_party: number;
+  /** OI-03: how this client's ID tokens are signed: `RS256` (the default) or `ES256`. */
+  id_token_signed_response_alg: string;
   /** PC-01: 1 for a public client (no secret, PKCE required, `token_endpoint_auth_method` none). */
   public: number;
   require_pkce: number;
@@ -87,6 +89,10 @@ export interface AuthorizationCodesTable {
   consumed_at: number | null;
   /** The scopes approved for this code, copied to the grant and the first access token. */
   scope: string;
+  /** OI-04: the authorization request's `nonce`, echoed in the ID token; null when none was sent. */
+  nonce: string | null;
+  /** OI-02: when the user last signed in (ms), the ID token's `auth_time`. */
+  auth_time: number | null;
 }
 
 export interface AccessTokensTable {
@@ -129,6 +135,17 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+/** OI-09: the keys ID tokens are signed with; the private half sealed, never stored in plaintext. */
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  public_jwk: string;
+  private_jwk_sealed: string;
+  created_at: number;
+  signs_from: number;
+  retired_at: number | null;
+}
+
 export interface LocksTable {
   key: string;
   holder: string;
@@ -147,6 +164,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   locks: LocksTable;
+  signing_keys: SigningKeysTable;
 }
 
 /** What repositories take as their first argument: the database or an open transaction. */

@@ -27,6 +27,7 @@ async function client(ownerId: string, id = `cli_${(serial += 1)}`) {
       redirect_uris: '["https://app.example/cb"]',
       first_party: 1,
       public: 0,
+      id_token_signed_response_alg: 'RS256',
       require_pkce: 0,
       created_at: T,
       revoked_at: null,

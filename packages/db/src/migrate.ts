@@ -8,6 +8,7 @@ import * as clientDetails from './migrations/2026_11_26_000000_client_details.ts
 import * as addRefreshTokenGraceMarks from './migrations/2026_11_27_000000_add_refresh_token_grace_marks.ts';
 import * as addScopes from './migrations/2026_11_28_000000_add_scopes.ts';
 import * as publicClientsAndSecrets from './migrations/2026_11_29_000000_public_clients_and_secrets.ts';
+import * as openidConnect from './migrations/2026_11_30_000000_openid_connect.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_000000_add_refresh_token_grace_marks': addRefreshTokenGraceMarks,
   '2026_11_28_000000_add_scopes': addScopes,
   '2026_11_29_000000_public_clients_and_secrets': publicClientsAndSecrets,
+  '2026_11_30_000000_openid_connect': openidConnect,
 };
 
 /** Exported for the migration tests, which step down and up again. */

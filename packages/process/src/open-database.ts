@@ -1,5 +1,5 @@
 import type { Config } from '@latchkey/config';
-import { provisionPortalClient, type Clock } from '@latchkey/core';
+import { ensureSigningKeys, provisionPortalClient, signingKeySealer, type Clock } from '@latchkey/core';
 import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 
@@ -12,7 +12,7 @@ export interface OpenDatabaseOptions {
 
 /**
  * Opens the configured database (PostgreSQL when DATABASE_URL is set, else the SQLite file
- * under DATA_DIR), applies pending migrations and provisions the portal client.
+ * under DATA_DIR), applies pending migrations, provisions the portal client and the signing keys.
  */
 export async function openDatabase(config: Config, clock: Clock, options: OpenDatabaseOptions = {}): Promise<Db> {
   const { logger } = options;
@@ -26,6 +26,8 @@ export async function openDatabase(config: Config, clock: Clock, options: OpenDa
   try {
     await migrateToLatest(db);
     await provisionPortalClient(db, clock, config);
+    // OI-09: the ID token signing keys exist from the first start.
+    await ensureSigningKeys(db, clock, signingKeySealer(config.sessionSecret));
   } catch (err) {
     await db.destroy();
     throw err;

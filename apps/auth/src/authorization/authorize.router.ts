@@ -12,6 +12,7 @@ import { authorizationErrorRedirect, markRedirectVerified } from './authorizatio
 import { assembleAuthorizeParams } from './authorize-params.ts';
 import { checkClient, checkPendingClient } from './check-client.ts';
 import { rejectDuplicates } from './check-duplicates.ts';
+import { checkNonce } from './check-nonce.ts';
 import { checkPkce } from './check-pkce.ts';
 import { checkPrompt } from './check-prompt.ts';
 import { checkRedirectUri } from './check-redirect-uri.ts';
@@ -49,6 +50,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
     const prompt = checkPrompt(request);
     const codeChallenge = checkPkce(client, request);
     const scopes = checkScope(client, request);
+    const nonce = checkNonce(request);
     const signedIn = (await currentUser(deps.db, req)) !== undefined;
     const pending = savePendingAuthorization(deps, req, res, {
       clientId: client.id,
@@ -57,6 +59,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
       codeChallenge,
       prompt,
       scopes,
+      nonce,
       loginRequired: !signedIn || prompt === 'login',
     });
     await proceedWithAuthorization(deps, req, res, pending, client);

@@ -1,4 +1,4 @@
-import { coversScopes, parseScope, type Scope } from '@latchkey/contracts';
+import { coversScopes, parseScope, SCOPES, sortScopes, type Scope } from '@latchkey/contracts';
 import type { Client } from '@latchkey/core';
 import type { AssembledParams } from './authorize-params.ts';
 import { AuthorizationError, AuthorizationErrorCode } from './authorize.errors.ts';
@@ -11,15 +11,17 @@ function invalidScope(description: string): AuthorizationError {
  * The scopes the request asks for (RFC 6749 §3.3). SC-02: a name outside the registry, or one
  * this client may not hold (`account` for a third-party client) is
  * `invalid_scope` on the redirect (RFC 6749 §4.1.2.1); the description names no input (AC-10).
- * SC-03: no `scope`, or only spaces, is the client's registered default. A reserved name (`openid`)
- * is accepted and grants nothing yet (SC-01), so `openid` alone also means the default.
+ * SC-03: no `scope`, or only spaces, is the client's registered default. OI-01: `openid` is for
+ * any client and in no default; it is added to what the rest asks for, so `openid` alone is the
+ * default and `openid` (Auth.js and openid-client send `openid profile email` or a bare `openid`).
  */
 export function checkScope(client: Client, { params }: AssembledParams): Scope[] {
   const parsed = parseScope(params.scope ?? '');
   if (!parsed.ok) throw invalidScope('The scope parameter names a scope that is unknown or not supported.');
-  if (parsed.scopes.length === 0) return client.scopes;
-  if (!coversScopes(client.scopes, parsed.scopes)) {
+  const signIn = parsed.scopes.filter((s) => SCOPES[s].signIn);
+  const access = parsed.scopes.filter((s) => !SCOPES[s].signIn);
+  if (!coversScopes(client.scopes, access)) {
     throw invalidScope('The scope parameter asks for a scope this application may not have.');
   }
-  return parsed.scopes;
+  return sortScopes([...(access.length === 0 ? client.scopes : access), ...signIn]);
 }

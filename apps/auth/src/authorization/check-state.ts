@@ -5,7 +5,7 @@ import { invalidRequest } from './authorize.errors.ts';
 export const MAX_STATE_LENGTH = 4096;
 
 /** RFC 6749 Appendix A.5: state = 1*VSCHAR, VSCHAR = %x20-7E. */
-const VSCHAR = /^[\x20-\x7e]+$/;
+export const VSCHAR = /^[\x20-\x7e]+$/;
 
 /** A state that can be returned exactly as sent: at most MAX_STATE_LENGTH VSCHAR characters. */
 export function isEchoableState(state: string): boolean {

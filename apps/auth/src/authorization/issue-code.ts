@@ -28,6 +28,9 @@ export async function issueCodeAndRedirect(
     redirectUri: pending.redirectUri,
     codeChallenge: pending.codeChallenge ?? null,
     scopes: pending.scopes,
+    // OI-04: the nonce is bound to this code; OI-02: auth_time is when this session signed in.
+    nonce: pending.nonce,
+    authTime: req.session.authenticatedAt,
   });
   if (client.firstParty) {
     const earlier = (req.session.firstPartyCodes ?? []).slice(-(MAX_FIRST_PARTY_CODES - 1));

@@ -25,6 +25,8 @@ export interface PendingAuthorization {
   prompt?: Prompt;
   /** What the request asks for, checked against the client (SC-02) or its default (SC-03). */
   scopes: Scope[];
+  /** OI-04: the request's `nonce`, stored with its code and echoed in that code's ID token. */
+  nonce?: string;
   createdAt: number;
   /** No session, or prompt=login: credentials must be entered for this request (AZ-30). */
   loginRequired: boolean;
@@ -46,9 +48,10 @@ declare module 'express-session' {
 export const PENDING_TTL_MS = 30 * 60 * 1000;
 /**
  * Longest request id a form or link carries: a sealed request holding a 4,096-character state
- * (MAX_STATE_LENGTH) whose every character JSON escapes, in base64url.
+ * (MAX_STATE_LENGTH) and a 512-character nonce (MAX_NONCE_LENGTH) whose every character JSON
+ * escapes, in base64url.
  */
-export const MAX_REQUEST_ID_LENGTH = 12_000;
+export const MAX_REQUEST_ID_LENGTH = 13_500;
 /** Several tabs may each hold a request; the oldest is dropped beyond this. */
 const MAX_PENDING = 10;
 
@@ -59,6 +62,7 @@ export interface NewPendingAuthorization {
   codeChallenge: string | undefined;
   prompt: Prompt | undefined;
   scopes: Scope[];
+  nonce: string | undefined;
   loginRequired: boolean;
 }
 
@@ -70,6 +74,7 @@ const sealedRequest = z.object({
   codeChallenge: z.string().optional(),
   prompt: z.enum(['login', 'consent']).optional(),
   scopes: z.array(z.enum(ALL_SCOPES as [Scope, ...Scope[]])),
+  nonce: z.string().optional(),
   createdAt: z.number(),
   visitor: z.string(),
 });
@@ -92,6 +97,7 @@ export function savePendingAuthorization(
     ...(request.codeChallenge !== undefined && { codeChallenge: request.codeChallenge }),
     ...(request.prompt !== undefined && { prompt: request.prompt }),
     scopes: request.scopes,
+    ...(request.nonce !== undefined && { nonce: request.nonce }),
     createdAt: deps.clock.now(),
   };
   if (req.session.userId === undefined) {

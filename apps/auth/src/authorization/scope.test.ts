@@ -118,11 +118,13 @@ describe('SC-03 no scope: the client registered default', () => {
     expect(await codeScope(narrow.code!)).toBe('email');
   });
 
-  it('SC-01 SC-03 the reserved openid is accepted and grants nothing yet: Auth.js\'s `openid profile email` and a bare `openid` still sign in', async () => {
-    const { code } = await authorizeViaPages(system, { ...request(await freshClient(), 'openid profile'), user });
-    expect(await codeScope(code!)).toBe('profile');
+  it('SC-01 SC-03 OI-01 openid is accepted from any client and in no default: `openid profile` is both; a bare `openid` is the default and openid', async () => {
+    const client = await freshClient();
+    expect(client.scopes).not.toContain('openid');
+    const { code } = await authorizeViaPages(system, { ...request(client, 'openid profile'), user });
+    expect(await codeScope(code!)).toBe('openid profile');
     const bare = await authorizeViaPages(system, { ...request(await freshClient(), 'openid'), user });
-    expect(await codeScope(bare.code!)).toBe('profile email');
+    expect(await codeScope(bare.code!)).toBe('openid profile email');
   });
 });
 
@@ -136,6 +138,19 @@ describe('SC-05 consent lists the scopes and is remembered per scope', () => {
     const both = await getConsent(system, new CookieJar(), request(client, 'profile email'), user);
     expect(both.html).toContain(SCOPES.profile.sentence);
     expect(both.html).toContain(SCOPES.email.sentence);
+  });
+
+  it('SC-05 OI-01 openid has its own line, and a sign-in that adds it to an approval asks once, marking it new', async () => {
+    const client = await freshClient();
+    const page = await getConsent(system, new CookieJar(), request(client, 'openid profile'), user);
+    expect(page.html).toContain(SCOPES.openid.sentence);
+    const jar = await approved(client, 'profile');
+    const more = await driveToDecision(system, jar, request(client, 'openid profile'));
+    expect(more.step).toBe('consent');
+    expect(more.html).toContain(`New:</strong> ${SCOPES.openid.sentence}`);
+    await submitDecision(system, jar, more, 'allow');
+    const again = await driveToDecision(system, jar, request(client, 'openid profile'));
+    expect(again.status).toBe(303);
   });
 
   it('SC-05 approved profile: profile again goes straight back with a code; profile email asks, email marked new', async () => {

@@ -1,12 +1,13 @@
 import { CLIENT_USAGE } from './client.command.ts';
 import { GRANT_USAGE } from './grant.command.ts';
+import { KEYS_USAGE } from './keys.command.ts';
 import { TOKEN_USAGE } from './token.command.ts';
 import { USER_USAGE } from './user.command.ts';
 
 /** Plain text for people; every other command prints one JSON document. */
 export function helpText(): string {
   const lines = [
-    'Latchkey admin CLI: manages users, OAuth clients, personal access tokens and authorized applications in the configured',
+    'Latchkey admin CLI: manages users, OAuth clients, personal access tokens, authorized applications and ID token signing keys in the configured',
     'database (DATA_DIR, default ./data). Prints JSON on stdout; exits 2 on a usage error and 1 when',
     'the operation fails (not found, conflict, invalid value), with a one-line message on stderr.',
     '',
@@ -28,6 +29,8 @@ export function helpText(): string {
     `  ${TOKEN_USAGE.revoke}`,
     `  ${GRANT_USAGE.list}    the applications the user authorized, one entry each`,
     `  ${GRANT_USAGE.revoke}    every grant and token of that application for the user; consent asked again`,
+    `  ${KEYS_USAGE.list}    the ID token signing keys: kid, alg, status (next, signing, retired) and times`,
+    `  ${KEYS_USAGE.rotate}    publishes new keys now; they sign after the delay (default 1h; 0 for an emergency)`,
     '  migrate    applies pending migrations (every command and server does too); prints the ones applied',
     '  help',
   ];

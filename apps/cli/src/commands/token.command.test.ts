@@ -90,16 +90,16 @@ describe('admin CLI: token commands', () => {
     expect(list.find((t) => t.id === both.json.id)!.scopes).toEqual(['profile', 'email']);
   });
 
-  it('SC-07 an unknown scope is a usage error (exit 2) naming it; `account` is refused (exit 1); neither creates a token', async () => {
+  it('SC-07 OI-01 an unknown scope is a usage error (exit 2) naming it; `account` and `openid` are refused (exit 1); none creates a token', async () => {
     const before = (await cli(['token', 'list', '--owner', OTHER])).json;
-    const [unknown, reserved, empty, account] = await Promise.all([
+    const [unknown, openid, empty, account] = await Promise.all([
       cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope', 'admin']),
       cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope', 'profile', '--scope', 'openid']),
       cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope']),
       cli(['token', 'create', '--owner', OTHER, '--name', 'bad', '--scope', 'account']),
     ]);
     expectFailure(unknown!, 2, /unknown scope "admin" \(expected profile or email; usage: token create/);
-    expectFailure(reserved!, 2, /unknown scope "openid"/);
+    expectFailure(openid!, 1, /cannot have the openid scope/);
     expectFailure(empty!, 2, /--scope/);
     expectFailure(account!, 1, /cannot have the account scope/);
     expect((await cli(['token', 'list', '--owner', OTHER])).json).toEqual(before);

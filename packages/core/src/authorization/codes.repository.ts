@@ -24,3 +24,13 @@ export async function consumeAuthorizationCode(db: Executor, id: string, at: num
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** When the user signed in for the grant's code (ms), or null: a grant is made with one code (OI-06). */
+export async function findAuthTimeOfGrant(db: Executor, grantId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('authorization_codes')
+    .select('auth_time')
+    .where('grant_id', '=', grantId)
+    .executeTakeFirst();
+  return row?.auth_time === null || row?.auth_time === undefined ? null : Number(row.auth_time);
+}

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { formatScope, storedScopes, type Scope } from '@latchkey/contracts';
 import { digest } from '@latchkey/credentials';
-import type { Db } from '@latchkey/db';
+import type { AuthorizationCodesTable, Db } from '@latchkey/db';
 import type { Client } from '../clients/client.ts';
 import type { Clock } from '../clock.ts';
 import { InvalidGrant, InvalidRequest } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
+import type { IdTokenSubject } from '../oidc/id-token.ts';
+import { findUserById } from '../users/users.service.ts';
 import { issueTokenPair, type TokenLifetimes } from '../tokens/issue-token-pair.ts';
 import type { TokenPair } from '../tokens/token.ts';
 import { consumeAuthorizationCode, findAuthorizationCodeByHash, insertAuthorizationCode } from './codes.repository.ts';
@@ -22,6 +24,10 @@ export interface CodeRequest {
   codeChallenge: string | null;
   /** What the user approved (SC-04): held by the grant, the code and the first access token; the client's default when unset (SC-03). */
   scopes?: readonly Scope[] | undefined;
+  /** OI-04: the request's `nonce`, which the code's ID token echoes. */
+  nonce?: string | undefined;
+  /** OI-02: when the user last signed in (ms since the epoch), the ID token's `auth_time`. */
+  authTime?: number | undefined;
 }
 
 /**
@@ -54,9 +60,16 @@ export async function issueAuthorizationCode(db: Db, clock: Clock, request: Code
       expires_at: now + CODE_TTL_MS,
       consumed_at: null,
       scope,
+      nonce: request.nonce ?? null,
+      auth_time: request.authTime ?? null,
     });
   });
   return code;
+}
+
+/** A redeemed code's pair and, when its scopes hold `openid`, what its ID token needs (OI-02). */
+export interface RedeemedCode extends TokenPair {
+  idToken: IdTokenSubject | null;
 }
 
 export interface CodeRedemption {
@@ -82,7 +95,7 @@ export async function redeemAuthorizationCode(
   clock: Clock,
   lifetimes: TokenLifetimes,
   input: CodeRedemption,
-): Promise<TokenPair> {
+): Promise<RedeemedCode> {
   const row = await findAuthorizationCodeByHash(db, digest(input.code));
   // TK-AC-02: never issued; AC-07: a deleted user's codes were deleted with it; AC-06, TK-AC-05: another
   // client's code is refused before anything is consumed, so it stays usable by its own.
@@ -98,6 +111,8 @@ export async function redeemAuthorizationCode(
   const now = clock.now();
   // AC-05, TK-AC-03: a code is refused once its 10 minutes are over.
   if (row.consumed_at === null && Number(row.expires_at) <= now) throw new InvalidGrant('The authorization code expired.');
+  const scopes = storedScopes(row.scope);
+  const idToken = scopes.includes('openid') ? await idTokenSubjectOf(db, row) : null;
 
   const outcome = await db.transaction().execute(async (trx) => {
     // TK-AC-04: a replay finds the code consumed and never gets a second pair, however often it is tried.
@@ -113,7 +128,7 @@ export async function redeemAuthorizationCode(
       clientId: input.client.id,
       clientName: input.client.name,
       userId: row.user_id,
-      scopes: storedScopes(row.scope),
+      scopes,
     });
   });
   if (outcome === 'replayed') {
@@ -121,7 +136,15 @@ export async function redeemAuthorizationCode(
     throw new InvalidGrant('The authorization code was already used.');
   }
   if (outcome === 'pkce_failed') throw new InvalidGrant('code_verifier does not match the code_challenge.');
-  return outcome;
+  return { ...outcome, idToken };
+}
+
+/** OI-02, OI-04: the code's user, when they signed in, and the nonce its request carried. */
+async function idTokenSubjectOf(db: Db, row: AuthorizationCodesTable): Promise<IdTokenSubject> {
+  const user = await findUserById(db, row.user_id);
+  // AC-07: a deleted user's codes go with it; this is the moment between.
+  if (!user) throw new InvalidGrant('The authorization code is invalid.');
+  return { user, nonce: row.nonce ?? null, authTime: row.auth_time === null ? null : Number(row.auth_time) };
 }
 
 export { isValidPkceValue };

@@ -1,5 +1,6 @@
 import { storedScopes, type Scope } from '@latchkey/contracts';
 import type { ClientsTable } from '@latchkey/db';
+import type { IdTokenAlg } from '../oidc/signing-keys.service.ts';
 
 export interface Client {
   id: string;
@@ -21,6 +22,8 @@ export interface Client {
   requirePkce: boolean;
   /** SC-03: what the client gets when its authorization request has no `scope` (RFC 7591 §2 `scope`). */
   scopes: Scope[];
+  /** OI-03: how its ID tokens are signed (`id_token_signed_response_alg`, OpenID Connect Registration §2). */
+  idTokenAlg: IdTokenAlg;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -40,6 +43,7 @@ export function clientRowToClient(row: ClientsTable): Client {
     public: Number(row.public) === 1,
     requirePkce: Number(row.require_pkce) === 1,
     scopes: storedScopes(row.scope),
+    idTokenAlg: row.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256',
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, formatScope, THIRD_PARTY_SCOPES } from '@latchkey/contracts';
+import { ACCESS_SCOPES, formatScope, THIRD_PARTY_SCOPES } from '@latchkey/contracts';
 import { digest, lastFour } from '@latchkey/credentials';
 import type { ClientsTable, Executor } from '@latchkey/db';
 import { systemClock, type Clock } from '../clock.ts';
@@ -136,6 +136,7 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     ...details,
     first_party: 0,
     public: isPublic ? 1 : 0,
+    id_token_signed_response_alg: 'RS256',
     // PC-02: a public client cannot keep a secret, so PKCE is what binds its code to it.
     require_pkce: input.requirePkce || isPublic ? 1 : 0,
     // SC-03: a third-party client may ask for, and gets by default, every third-party scope.
@@ -305,8 +306,8 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     name: spec.name,
     redirect_uris: JSON.stringify([spec.redirectUri]),
     post_logout_redirect_uri: spec.postLogoutRedirectUri,
-    // SC-01: the portal's own client is the one that may hold `account`.
-    scope: formatScope(ALL_SCOPES),
+    // SC-01: the portal's own client is the one that may hold `account`; `openid` is no one's default (OI-01).
+    scope: formatScope(ACCESS_SCOPES),
   };
   await upsertProvisionedClient(db, {
     id: spec.id,
@@ -318,6 +319,7 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     tos_uri: null,
     first_party: 1,
     public: 0,
+    id_token_signed_response_alg: 'RS256',
     require_pkce: 1,
     created_at: clock.now(),
     revoked_at: null,

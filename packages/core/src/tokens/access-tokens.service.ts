@@ -1,4 +1,4 @@
-import { formatScope, MAX_TOKEN_LIFETIME_DAYS, SCOPES, storedScopes, THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
+import { formatScope, MAX_TOKEN_LIFETIME_DAYS, storedScopes, THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
 import { digest, generateToken, lastFour, parseToken, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
@@ -87,9 +87,10 @@ export async function createPersonalAccessToken(
   if (expiresAt > now + MAX_LIFETIME_MS)
     throw new ValidationFailed('expires_at', 'The expiration must be within 5 years.');
   const scopes = input.scopes ?? THIRD_PARTY_SCOPES;
-  // SC-07: at least one scope, and only what a third party may hold (`account` is the portal's own).
+  // SC-07: at least one scope, and only what a third party may hold (`account` is the portal's own);
+  // OI-01: never `openid`, which asks for an ID token and grants no access.
   if (scopes.length === 0) throw new ValidationFailed('scopes', 'Choose at least one scope.');
-  const forbidden = scopes.filter((s) => !SCOPES[s].thirdParty);
+  const forbidden = scopes.filter((s) => !THIRD_PARTY_SCOPES.includes(s));
   if (forbidden.length > 0) {
     throw new ValidationFailed('scopes', `A personal access token cannot have the ${forbidden.join(', ')} scope.`);
   }

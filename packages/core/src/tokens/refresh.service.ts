@@ -1,9 +1,12 @@
 import { coversScopes, storedScopes, type Scope } from '@latchkey/contracts';
 import { digest, hasTokenShape, TokenPrefix } from '@latchkey/credentials';
 import type { Db } from '@latchkey/db';
+import { findAuthTimeOfGrant } from '../authorization/codes.repository.ts';
 import { markGrantRevoked } from '../authorization/grants.repository.ts';
 import type { Client } from '../clients/client.ts';
 import type { Clock } from '../clock.ts';
+import type { IdTokenSubject } from '../oidc/id-token.ts';
+import { findUserById } from '../users/users.service.ts';
 import { InvalidGrant, InvalidScope } from '../errors.ts';
 import { issueTokenPair, type TokenLifetimes } from './issue-token-pair.ts';
 import type { TokenPair } from './token.ts';
@@ -21,6 +24,11 @@ export interface RefreshPolicy extends TokenLifetimes {
    * The servers take it from REFRESH_REUSE_GRACE_SECONDS (default 30).
    */
   refreshReuseGraceSeconds?: number;
+}
+
+/** A refreshed pair and, when the new access token holds `openid`, what its ID token needs (OI-06). */
+export interface RefreshedPair extends TokenPair {
+  idToken: IdTokenSubject | null;
 }
 
 /**
@@ -49,7 +57,7 @@ export async function refreshTokens(
   refreshToken: string,
   /** SC-04: the `scope` of the request, parsed; a subset of the grant's narrows the new access token. */
   requestedScopes?: readonly Scope[],
-): Promise<TokenPair> {
+): Promise<RefreshedPair> {
   // TK-RF-02: an unknown or malformed token, RT-07 and TK-RF-05: another client's, are invalid_grant.
   if (!hasTokenShape(refreshToken, TokenPrefix.refreshToken)) throw new InvalidGrant('The refresh token is invalid.');
   const row = await findRefreshTokenByHash(db, digest(refreshToken));
@@ -73,6 +81,7 @@ export async function refreshTokens(
     parentRefreshTokenId: row.id,
     scopes: requestedScopes === undefined || requestedScopes.length === 0 ? granted : requestedScopes,
   };
+  const idToken = grant.scopes.includes('openid') ? await idTokenSubjectOf(db, row.user_id, row.grant_id) : null;
 
   const outcome = await db.transaction().execute(async (trx) => {
     // RT-01, RT-03: one conditional update decides the single winner, which gets a new, different pair.
@@ -92,5 +101,15 @@ export async function refreshTokens(
     await markGrantRevoked(db, row.grant_id, now);
     throw new InvalidGrant('The refresh token was already used.');
   }
-  return outcome;
+  return { ...outcome, idToken };
+}
+
+/**
+ * OI-06 (OpenID Connect Core §12.2): the same user, and the original sign-in's auth_time, which
+ * the grant's code holds; no nonce. Read before anything is consumed (IdTokenSubject).
+ */
+async function idTokenSubjectOf(db: Db, userId: string, grantId: string): Promise<IdTokenSubject> {
+  const user = await findUserById(db, userId);
+  if (!user) throw new InvalidGrant('The refresh token is invalid.');
+  return { user, authTime: await findAuthTimeOfGrant(db, grantId), nonce: null };
 }

@@ -1,6 +1,7 @@
-import { redeemAuthorizationCode, type Client, type TokenPair } from '@latchkey/core';
+import { redeemAuthorizationCode, type Client } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
+import type { IssuedTokens } from './id-token.ts';
 import { authorizationCodeParams } from './token.schema.ts';
 
 /**
@@ -12,7 +13,7 @@ export async function exchangeAuthorizationCode(
   deps: AuthDeps,
   client: Client,
   params: OAuthParams,
-): Promise<TokenPair> {
+): Promise<IssuedTokens> {
   const input = parseParams(authorizationCodeParams, params);
   return redeemAuthorizationCode(deps.db, deps.clock, deps.config, {
     client,

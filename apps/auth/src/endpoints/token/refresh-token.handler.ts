@@ -1,7 +1,8 @@
 import { parseScope, type Scope } from '@latchkey/contracts';
-import { InvalidScope, refreshTokens, type Client, type TokenPair } from '@latchkey/core';
+import { InvalidScope, refreshTokens, type Client } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
+import type { IssuedTokens } from './id-token.ts';
 import { refreshTokenParams } from './token.schema.ts';
 
 /**
@@ -10,8 +11,9 @@ import { refreshTokenParams } from './token.schema.ts';
  * gets no exception (PC-12): with no secret, rotation is what RFC 9700 §4.14.2 requires of its
  * refresh tokens. The request's `Authorization: Bearer` header (ignored, D-2) played no part in
  * getting here. A `scope` narrows the new access token; core refuses one wider than the grant (SC-04).
+ * OI-06: while the new access token holds `openid`, a new ID token comes with it (token.handler.ts).
  */
-export async function exchangeRefreshToken(deps: AuthDeps, client: Client, params: OAuthParams): Promise<TokenPair> {
+export async function exchangeRefreshToken(deps: AuthDeps, client: Client, params: OAuthParams): Promise<IssuedTokens> {
   const input = parseParams(refreshTokenParams, params);
   const scopes = input.scope === undefined ? undefined : requestedScopes(input.scope);
   return refreshTokens(deps.db, deps.clock, deps.config, client, input.refresh_token, scopes);

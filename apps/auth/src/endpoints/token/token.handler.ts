@@ -1,9 +1,10 @@
 import type { RequestHandler } from 'express';
 import { InvalidRequest, UnsupportedGrantType } from '@latchkey/core';
-import type { AuthDeps } from '../../deps.ts';
+import { signingKeysOf, type AuthDeps } from '../../deps.ts';
 import { clientOf } from '../oauth-json/client-auth.middleware.ts';
 import { paramsOf } from '../oauth-json/oauth-params.ts';
 import { exchangeAuthorizationCode } from './authorization-code.handler.ts';
+import { signIdToken } from './id-token.ts';
 import { exchangeRefreshToken } from './refresh-token.handler.ts';
 import { presentTokenResponse } from './token-response.presenter.ts';
 import { GrantType } from './token.schema.ts';
@@ -19,7 +20,11 @@ function isSupportedGrant(grantType: string): grantType is keyof typeof grants {
 
 /**
  * Dispatches on `grant_type` (RFC 6749 §5.2: missing is invalid_request, TK-07; unknown is
- * unsupported_grant_type, TK-08). A success is 200 JSON, no-store like every answer of the router (AC-01).
+ * unsupported_grant_type, TK-08). A success is 200 JSON, no-store like every answer of the router
+ * (AC-01), with an ID token when the new access token holds `openid` (OI-01, OI-06). The signing
+ * keys are loaded before the code or refresh token is consumed (a cached no-op almost always):
+ * a database that fails there is a 503 that leaves them usable (D-10), never a 500 after the
+ * tokens exist.
  */
 export function issueTokens(deps: AuthDeps): RequestHandler {
   return async (_req, res) => {
@@ -28,7 +33,10 @@ export function issueTokens(deps: AuthDeps): RequestHandler {
     if (grantType === undefined) throw new InvalidRequest('The grant_type parameter is required.');
     if (!isSupportedGrant(grantType))
       throw new UnsupportedGrantType('Supported grant types: authorization_code, refresh_token.');
-    const pair = await grants[grantType](deps, clientOf(res), params);
-    res.status(200).json(presentTokenResponse(pair, deps.config.expiresInAsNumber));
+    const client = clientOf(res);
+    await signingKeysOf(deps).ready(client.idTokenAlg);
+    const issued = await grants[grantType](deps, client, params);
+    const idToken = await signIdToken(deps, client, issued);
+    res.status(200).json(presentTokenResponse(issued, idToken, deps.config.expiresInAsNumber));
   };
 }

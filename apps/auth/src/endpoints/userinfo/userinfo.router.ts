@@ -8,15 +8,17 @@ export const USERINFO_PATH = '/oauth/userinfo';
 
 /**
  * What a client learns of the user: `sub` is the user's id, stable and never the email (CL-02),
- * always sent (OpenID Connect Core §5.3.2). The rest only as the token's scopes allow (SC-09):
- * `name` with `profile`, `email` with `email`.
+ * always sent (OpenID Connect Core §5.3.2). The rest only as the token's scopes allow (SC-09,
+ * OI-12, Core §5.4): `name` with `profile`, `email` and `email_verified` with `email`, the same
+ * claims as the ID token. `email_verified` is false: addresses are not verified yet.
  */
 function sendUserinfo(_req: Request, res: Response): void {
   const { userId, userName, userEmail, scopes } = principalOf(res);
-  const claims: Record<string, string> = { sub: userId };
-  if (scopes.includes('profile')) claims.name = userName;
-  if (scopes.includes('email')) claims.email = userEmail;
-  res.json(claims);
+  res.json({
+    sub: userId,
+    ...(scopes.includes('profile') && { name: userName }),
+    ...(scopes.includes('email') && { email: userEmail, email_verified: false }),
+  });
 }
 
 /**

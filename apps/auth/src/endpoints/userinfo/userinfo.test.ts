@@ -37,7 +37,7 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
       expect(answer.headers.get('content-type')).toMatch(/^application\/json\b/);
       expect(answer.headers.get('cache-control')).toBe('no-store');
       const body = (await answer.json()) as Record<string, unknown>;
-      expect(body).toEqual({ sub: person.id, name: 'Katherine Johnson', email: person.email });
+      expect(body).toEqual({ sub: person.id, name: 'Katherine Johnson', email: person.email, email_verified: false });
       expect(body.sub).not.toContain('@');
     }
   });
@@ -49,7 +49,7 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
     expect(await answer.json()).toMatchObject({ sub: person.id, name: 'Mary Jackson' });
   });
 
-  it('SC-09 `email` only with the `email` scope, `name` only with `profile`; `sub` always (OAuth tokens and PATs)', async () => {
+  it('SC-09 OI-12 `email` and `email_verified` (false) only with the `email` scope, `name` only with `profile`; `sub` always (OAuth tokens and PATs)', async () => {
     const owner = await makeUser(system, 'Scope Owner');
     const person = await makeUser(system, 'Annie Easley');
     const { client } = await makeClient(system, owner);
@@ -71,10 +71,12 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
           scopes,
         })
       ).token;
+    // OI-12: Latchkey does not verify addresses yet, so it never claims one is verified.
+    const email = { email: person.email, email_verified: false };
     const expected = {
       profile: { sub: person.id, name: 'Annie Easley' },
-      email: { sub: person.id, email: person.email },
-      'profile email': { sub: person.id, name: 'Annie Easley', email: person.email },
+      email: { sub: person.id, ...email },
+      'profile email': { sub: person.id, name: 'Annie Easley', ...email },
     };
     for (const [scope, body] of Object.entries(expected)) {
       const scopes = scope.split(' ') as Scope[];
@@ -84,6 +86,10 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
         expect(await answer.json(), scope).toEqual(body);
       }
     }
+    // An OpenID Connect sign-in's token (OI-01) answers the same claims: `openid` adds none.
+    const oidc = await userinfo({ token: await oauthToken(['openid', 'profile', 'email']) });
+    expect(await oidc.json()).toEqual(expected['profile email']);
+    expect(await (await userinfo({ token: await oauthToken(['openid']) })).json()).toEqual({ sub: person.id });
   });
 
   it('CL-02 no token: 401 with a bare Bearer challenge; a bad token: 401 invalid_token; a malformed header: 400 invalid_request', async () => {

@@ -1,0 +1,50 @@
+import type { Scope } from '@latchkey/contracts';
+import type { Executor } from '@latchkey/db';
+import type { Clock } from '../clock.ts';
+import { InvalidToken } from '../errors.ts';
+import { authenticateAccessToken } from './access-tokens.service.ts';
+import { findAccessTokenRowById } from './tokens.repository.ts';
+
+/** A token that is active (RFC 7662 §2.2): what a resource server may learn of it. */
+export interface ActiveToken {
+  kind: 'pat' | 'oauth';
+  scopes: Scope[];
+  userId: string;
+  /** The client it was issued to; null for a personal access token. */
+  clientId: string | null;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/**
+ * OI-11: RFC 7662 §2.2 for an access token (OAuth or personal). It is active exactly when the API
+ * would accept it: the same check (authenticateAccessToken) reads the database on every call
+ * (DD-5: no cache, so a revocation committed before the request is never answered as active).
+ * Revoked, expired, unknown, malformed, of a revoked grant or client: undefined, whichever it
+ * was. Refresh tokens are not introspected: resource servers are sent access tokens only, and a
+ * refresh token's client knows what it holds.
+ */
+export async function introspectAccessToken(
+  db: Executor,
+  clock: Clock,
+  token: string,
+): Promise<ActiveToken | undefined> {
+  let principal;
+  try {
+    principal = await authenticateAccessToken(db, clock, token);
+  } catch (err) {
+    if (err instanceof InvalidToken) return undefined;
+    throw err;
+  }
+  // The live lookup does not carry the token's times; its primary key does.
+  const row = await findAccessTokenRowById(db, principal.tokenId);
+  if (!row) return undefined;
+  return {
+    kind: principal.kind,
+    scopes: principal.scopes,
+    userId: principal.userId,
+    clientId: principal.clientId,
+    issuedAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+  };
+}
