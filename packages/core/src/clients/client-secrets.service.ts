@@ -74,6 +74,30 @@ async function managedClient(db: Executor, clientId: string, ownerId: string | u
   return row;
 }
 
+/**
+ * Runs `work` in one transaction behind the client row's lock, once the client is one whose
+ * secrets may change (SR-08). The no-op update takes the row's lock on PostgreSQL and the write
+ * lock on SQLite, so concurrent generations and deletions of one client's secrets run one after
+ * the other (SR-02, SR-07), as HD-14's caps do.
+ */
+async function withManagedClient<T>(
+  db: Executor,
+  clientId: string,
+  ownerId: string | undefined,
+  work: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  const run = async (trx: Executor): Promise<T> => {
+    await trx
+      .updateTable('clients')
+      .set((eb) => ({ name: eb.ref('name') }))
+      .where('id', '=', clientId)
+      .execute();
+    await managedClient(trx, clientId, ownerId);
+    return work(trx);
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
 /** SR-05: the client's live secrets, oldest first; expired ones are not listed (they no longer work). */
 export async function listClientSecrets(
   db: Executor,
@@ -103,14 +127,7 @@ export async function createClientSecret(
   ownerId: string | undefined,
   options: { oldSecretExpiresInMs?: number | undefined } = {},
 ): Promise<CreatedClientSecret> {
-  const run = async (trx: Executor): Promise<CreatedClientSecret> => {
-    // The no-op update takes the client row's lock on PostgreSQL and the write lock on SQLite.
-    await trx
-      .updateTable('clients')
-      .set((eb) => ({ name: eb.ref('name') }))
-      .where('id', '=', clientId)
-      .execute();
-    await managedClient(trx, clientId, ownerId);
+  return withManagedClient(db, clientId, ownerId, async (trx) => {
     const now = clock.now();
     await deleteExpiredClientSecrets(trx, clientId, now);
     const existing = await listClientSecretRows(trx, clientId);
@@ -129,8 +146,7 @@ export async function createClientSecret(
     }
     const secrets = (await listClientSecretRows(trx, clientId)).map(rowToSecret);
     return { secret: rowToSecret(row), clientSecret, secrets };
-  };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  });
 }
 
 /**
@@ -146,13 +162,7 @@ export async function deleteClientSecret(
   secretId: string,
   ownerId?: string,
 ): Promise<ClientSecret[]> {
-  const run = async (trx: Executor): Promise<ClientSecret[]> => {
-    await trx
-      .updateTable('clients')
-      .set((eb) => ({ name: eb.ref('name') }))
-      .where('id', '=', clientId)
-      .execute();
-    await managedClient(trx, clientId, ownerId);
+  return withManagedClient(db, clientId, ownerId, async (trx) => {
     const now = clock.now();
     const live = (await listClientSecretRows(trx, clientId)).filter((row) => isLive(row, now));
     if (!live.some((row) => row.id === secretId)) throw new NotFound('No such secret.');
@@ -163,8 +173,7 @@ export async function deleteClientSecret(
     }
     await deleteClientSecretRow(trx, clientId, secretId);
     return live.filter((row) => row.id !== secretId).map(rowToSecret);
-  };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  });
 }
 
 /** A digest no presented secret can match: what an empty slot is compared against. */
