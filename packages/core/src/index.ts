@@ -74,5 +74,5 @@ export {
   DEFAULT_ROTATION_DELAY_MS,
   signingKeySealer,
 } from './oidc/signing-keys.service.ts';
-export type { IdTokenAlg, SigningKeyInfo } from './oidc/signing-keys.service.ts';
+export type { IdTokenAlg, IdTokenHint, SigningKeyInfo } from './oidc/signing-keys.service.ts';
 export { accessTokenHash } from './oidc/id-token.ts';

@@ -2,7 +2,7 @@ import { allowlistedParams, type AllowlistedParams } from '../http/allowlisted-p
 
 /**
  * The parameters GET /oauth/authorize reads (the documented interface (docs/integrating.md), RFC 7636 §4.3,
- * RFC 6749 §3.3 `scope`, OpenID Connect Core §3.1.2.1 `nonce`).
+ * RFC 6749 §3.3 `scope`, OpenID Connect Core §3.1.2.1 `nonce`, `max_age`, `login_hint`, `id_token_hint`).
  * Everything else is ignored (P-01, OAuth 2.1 §4.1.1 "MUST ignore unrecognized request parameters").
  */
 export const AUTHORIZE_PARAMS = [
@@ -15,6 +15,9 @@ export const AUTHORIZE_PARAMS = [
   'code_challenge_method',
   'scope',
   'nonce',
+  'max_age',
+  'login_hint',
+  'id_token_hint',
 ] as const;
 export type AuthorizeParamName = (typeof AUTHORIZE_PARAMS)[number];
 

@@ -7,6 +7,10 @@ export const AuthorizationErrorCode = {
   accessDenied: 'access_denied',
   invalidScope: 'invalid_scope',
   temporarilyUnavailable: 'temporarily_unavailable',
+  /** OI-16 (OpenID Connect Core §3.1.2.6): prompt=none and the user must sign in. */
+  loginRequired: 'login_required',
+  /** OI-16: prompt=none and the user must approve the request. */
+  consentRequired: 'consent_required',
 } as const;
 export type AuthorizationErrorCode = (typeof AuthorizationErrorCode)[keyof typeof AuthorizationErrorCode];
 

@@ -1,4 +1,5 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Client, User } from '@latchkey/core';
 import type { AuthDeps } from '../deps.ts';
 import { PageError } from '../http/page-error.ts';
 import { methodNotAllowedPage } from '../http/method-not-allowed-page.ts';
@@ -12,6 +13,8 @@ import { authorizationErrorRedirect, markRedirectVerified } from './authorizatio
 import { assembleAuthorizeParams } from './authorize-params.ts';
 import { checkClient, checkPendingClient } from './check-client.ts';
 import { rejectDuplicates } from './check-duplicates.ts';
+import { checkIdTokenHint, checkLoginHint } from './check-hints.ts';
+import { checkMaxAge, signInTooOld } from './check-max-age.ts';
 import { checkNonce } from './check-nonce.ts';
 import { checkPkce } from './check-pkce.ts';
 import { checkPrompt } from './check-prompt.ts';
@@ -19,7 +22,9 @@ import { checkRedirectUri } from './check-redirect-uri.ts';
 import { checkResponseType } from './check-response-type.ts';
 import { checkScope } from './check-scope.ts';
 import { checkState, echoableState } from './check-state.ts';
-import { proceedWithAuthorization } from './proceed-authorization.ts';
+import { AuthorizationError, AuthorizationErrorCode } from './authorize.errors.ts';
+import { issueCodeAndRedirect } from './issue-code.ts';
+import { priorApproval, proceedWithAuthorization } from './proceed-authorization.ts';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
 export const CONTINUE_PATH = '/oauth/authorize/continue';
@@ -51,18 +56,28 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
     const codeChallenge = checkPkce(client, request);
     const scopes = checkScope(client, request);
     const nonce = checkNonce(request);
-    const signedIn = (await currentUser(deps.db, req)) !== undefined;
+    const maxAge = checkMaxAge(request);
+    const loginHint = checkLoginHint(request);
+    const idTokenHint = await checkIdTokenHint(deps, client, request);
+    const user = await currentUser(deps.db, req);
+    // AZ-30, OI-15, OI-17: credentials must be entered (again) for this request.
+    const loginRequired =
+      !user ||
+      (!prompt.none && prompt.interactions.includes('login')) ||
+      signInTooOld(req.session.authenticatedAt, maxAge, deps.clock.now()) ||
+      (idTokenHint !== undefined && idTokenHint.sub !== user.id);
+    const request_ = { redirectUri, state, codeChallenge, scopes, nonce };
+    if (prompt.none) {
+      await authorizeWithoutInteraction(deps, req, res, client, loginRequired ? undefined : user, request_);
+      return;
+    }
     const pending = savePendingAuthorization(deps, req, res, {
       clientId: client.id,
-      redirectUri,
-      state,
-      codeChallenge,
-      prompt,
-      scopes,
-      nonce,
-      loginRequired: !signedIn || prompt === 'login',
+      ...request_,
+      prompt: prompt.interactions,
+      loginRequired,
     });
-    await proceedWithAuthorization(deps, req, res, pending, client);
+    await proceedWithAuthorization(deps, req, res, pending, client, loginHint);
   });
 
   // Where the sign-in and sign-up forms send the browser once the user is known (AZ-20).
@@ -91,4 +106,27 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
 
   router.use(authorizationErrorRedirect(deps));
   return router;
+}
+
+/**
+ * OI-16: prompt=none (OpenID Connect Core §3.1.2.1) never shows a page: a code when the user is
+ * signed in (recently enough, as the hint says: `user` is undefined otherwise) and has approved
+ * the request before (or the client is first-party); else `login_required` or `consent_required`
+ * on the redirect. Nothing is kept pending. There is no other interaction, so
+ * `interaction_required` is never the answer.
+ */
+async function authorizeWithoutInteraction(
+  deps: AuthDeps,
+  req: Request,
+  res: Response,
+  client: Client,
+  user: User | undefined,
+  request: Parameters<typeof issueCodeAndRedirect>[3],
+): Promise<void> {
+  if (!user) throw new AuthorizationError(AuthorizationErrorCode.loginRequired, 'The user must sign in.');
+  const { approved } = await priorApproval(deps, client, user.id, request.scopes, false);
+  if (!approved) {
+    throw new AuthorizationError(AuthorizationErrorCode.consentRequired, 'The user must approve this request.');
+  }
+  await issueCodeAndRedirect(deps, req, res, request, client, user.id);
 }

@@ -154,8 +154,8 @@ describe('after the redirect URI is verified, errors are redirected (RFC 6749 §
     await expectRedirectError(`${base()}&response_type=code&response_type=&state=e`, 'invalid_request', 'e');
   });
 
-  it('AZ-13 prompt=foo, prompt=none, "login consent": invalid_request', async () => {
-    for (const prompt of ['foo', 'none', 'login consent', 'LOGIN']) {
+  it('AZ-13 OI-16 prompt=foo, select_account, "none login", "login login": invalid_request', async () => {
+    for (const prompt of ['foo', 'select_account', 'none login', 'login login', 'LOGIN']) {
       await expectRedirectError(`${base()}&response_type=code&prompt=${enc(prompt)}&state=p`, 'invalid_request', 'p');
     }
   });

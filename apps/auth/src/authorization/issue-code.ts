@@ -18,7 +18,7 @@ export async function issueCodeAndRedirect(
   deps: AuthDeps,
   req: Request,
   res: Response,
-  pending: PendingAuthorization,
+  pending: Pick<PendingAuthorization, 'redirectUri' | 'state' | 'codeChallenge' | 'scopes' | 'nonce'>,
   client: Client,
   userId: string,
 ): Promise<void> {

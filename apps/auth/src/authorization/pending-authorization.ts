@@ -22,13 +22,17 @@ export interface PendingAuthorization {
   redirectUri: string;
   state?: string;
   codeChallenge?: string;
-  prompt?: Prompt;
+  /** What the request's `prompt` asks to do again (AZ-30, AZ-31); prompt=none is never pending. */
+  prompt?: Prompt[];
   /** What the request asks for, checked against the client (SC-02) or its default (SC-03). */
   scopes: Scope[];
   /** OI-04: the request's `nonce`, stored with its code and echoed in that code's ID token. */
   nonce?: string;
   createdAt: number;
-  /** No session, or prompt=login: credentials must be entered for this request (AZ-30). */
+  /**
+   * No session, prompt=login, a sign-in older than max_age or an id_token_hint about someone else:
+   * credentials must be entered for this request (AZ-30, OI-15, OI-17).
+   */
   loginRequired: boolean;
   /**
    * CS-01: the consent form's CSRF token, bound to this request and this session. A visitor's
@@ -60,7 +64,7 @@ export interface NewPendingAuthorization {
   redirectUri: string;
   state: string | undefined;
   codeChallenge: string | undefined;
-  prompt: Prompt | undefined;
+  prompt: Prompt[];
   scopes: Scope[];
   nonce: string | undefined;
   loginRequired: boolean;
@@ -72,7 +76,7 @@ const sealedRequest = z.object({
   redirectUri: z.string(),
   state: z.string().optional(),
   codeChallenge: z.string().optional(),
-  prompt: z.enum(['login', 'consent']).optional(),
+  prompt: z.array(z.enum(['login', 'consent'])).optional(),
   scopes: z.array(z.enum(ALL_SCOPES as [Scope, ...Scope[]])),
   nonce: z.string().optional(),
   createdAt: z.number(),
@@ -95,7 +99,7 @@ export function savePendingAuthorization(
     redirectUri: request.redirectUri,
     ...(request.state !== undefined && { state: request.state }),
     ...(request.codeChallenge !== undefined && { codeChallenge: request.codeChallenge }),
-    ...(request.prompt !== undefined && { prompt: request.prompt }),
+    ...(request.prompt.length > 0 && { prompt: request.prompt }),
     scopes: request.scopes,
     ...(request.nonce !== undefined && { nonce: request.nonce }),
     createdAt: deps.clock.now(),

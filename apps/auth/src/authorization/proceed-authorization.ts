@@ -48,6 +48,23 @@ function requestedScopes(requested: readonly Scope[], consented: readonly Scope[
   }));
 }
 
+/**
+ * Whether `userId` has approved `scopes` for `client` already: a first-party client always, or a
+ * remembered approval covering every scope asked for (SC-05) unless the request asks for consent
+ * again (AZ-31). `consented` is what was remembered, for the consent page (null: nothing, or first-party).
+ */
+export async function priorApproval(
+  deps: AuthDeps,
+  client: Client,
+  userId: string,
+  scopes: readonly Scope[],
+  askAgain: boolean,
+): Promise<{ approved: boolean; consented: Scope[] | null }> {
+  if (client.firstParty) return { approved: true, consented: null };
+  const consented = await consentedScopes(deps.db, userId, client.id);
+  return { approved: !askAgain && consented !== null && coversScopes(consented, scopes), consented };
+}
+
 /** Shown for clients the service provisions itself (no owner). */
 const SERVICE_OWNER = 'Latchkey';
 
@@ -65,6 +82,7 @@ export async function proceedWithAuthorization(
   res: Response,
   pending: PendingAuthorization,
   client: Client,
+  loginHint?: string,
 ): Promise<void> {
   const user = await currentUser(deps.db, req);
   allowFormActionTo(res, pending.redirectUri);
@@ -77,17 +95,15 @@ export async function proceedWithAuthorization(
         csrfToken: csrfTokenFor(deps, req, res),
         requestId: pending.id,
         clientName: client.name,
-        email: user?.email,
+        // OI-19: login_hint pre-fills the email; a signed-in user confirming it's them sees theirs.
+        email: user?.email ?? loginHint,
         reauthenticate: user !== undefined,
       }),
     );
     return;
   }
-  const consented = client.firstParty ? null : await consentedScopes(deps.db, user.id, client.id);
-  // SC-05: a remembered approval covers a request only when it covers every scope asked for.
-  const approved =
-    client.firstParty ||
-    (pending.prompt !== 'consent' && consented !== null && coversScopes(consented, pending.scopes));
+  const askAgain = pending.prompt?.includes('consent') ?? false;
+  const { approved, consented } = await priorApproval(deps, client, user.id, pending.scopes, askAgain);
   if (approved) {
     removePendingAuthorization(req, pending.id);
     await issueCodeAndRedirect(deps, req, res, pending, client, user.id);

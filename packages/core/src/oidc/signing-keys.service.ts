@@ -1,5 +1,7 @@
 import {
   calculateJwkThumbprint,
+  compactVerify,
+  decodeProtectedHeader,
   exportJWK,
   generateKeyPair,
   importJWK,
@@ -60,6 +62,14 @@ interface LoadedKey {
   row: SigningKeysTable;
   publicJwk: JWK;
   privateKey: CryptoKey | undefined;
+  publicKey?: CryptoKey;
+}
+
+/** What an ID token used as a hint (`id_token_hint`) says: whom it was about and for which client. */
+export interface IdTokenHint {
+  sub: string;
+  /** Its audience; a Latchkey ID token has exactly one, the client it was issued to. */
+  aud: string;
 }
 
 function statusOf(row: SigningKeysTable, now: number): SigningKeyInfo['status'] {
@@ -229,14 +239,48 @@ export class SigningKeyRing {
   }
 
   /**
+   * OI-15, OI-18: an `id_token_hint` is an ID token this server signed (a published `kid` of the
+   * header's `alg`, a valid signature, `iss` this issuer) with a string `sub` and one `aud`; its
+   * expiry is not checked (OpenID Connect Core §3.1.2.1 and RP-Initiated Logout §2 allow an
+   * expired one: it names whom the client believes is signed in, it grants nothing). Anything
+   * else, a malformed string included, is undefined; never an exception.
+   */
+  async verifyIdTokenHint(jwt: string, issuer: string): Promise<IdTokenHint | undefined> {
+    let header;
+    try {
+      header = decodeProtectedHeader(jwt);
+    } catch {
+      return undefined;
+    }
+    const key = (await this.#jwksKeys()).find((k) => k.row.kid === header.kid && k.row.alg === header.alg);
+    if (!key) return undefined;
+    let payload: unknown;
+    try {
+      key.publicKey ??= (await importJWK(key.publicJwk, key.row.alg)) as CryptoKey;
+      const verified = await compactVerify(jwt, key.publicKey, { algorithms: [key.row.alg] });
+      payload = JSON.parse(new TextDecoder().decode(verified.payload));
+    } catch {
+      return undefined;
+    }
+    if (typeof payload !== 'object' || payload === null) return undefined;
+    const { iss, sub, aud } = payload as Record<string, unknown>;
+    if (iss !== issuer || typeof sub !== 'string' || typeof aud !== 'string') return undefined;
+    return { sub, aud };
+  }
+
+  /** The keys published in the JWKS now (see jwks()). */
+  async #jwksKeys(): Promise<LoadedKey[]> {
+    const now = this.#clock.now();
+    return (await this.#current()).filter(
+      (k) => k.row.retired_at === null || Number(k.row.retired_at) + ID_TOKEN_TTL_MS > now,
+    );
+  }
+
+  /**
    * The JWKS (RFC 7517 §5): every key that signs, will sign, or signed a token that may still be
    * valid. Changes only when keys rotate.
    */
   async jwks(): Promise<{ keys: JWK[] }> {
-    const now = this.#clock.now();
-    const published = (await this.#current()).filter(
-      (k) => k.row.retired_at === null || Number(k.row.retired_at) + ID_TOKEN_TTL_MS > now,
-    );
-    return { keys: published.map((k) => k.publicJwk) };
+    return { keys: (await this.#jwksKeys()).map((k) => k.publicJwk) };
   }
 }

@@ -21,7 +21,7 @@ function authorizeUrlOf(pending: PendingAuthorization): string {
     params.set('code_challenge', pending.codeChallenge);
     params.set('code_challenge_method', 'S256');
   }
-  if (pending.prompt !== undefined) params.set('prompt', pending.prompt);
+  if (pending.prompt !== undefined) params.set('prompt', pending.prompt.join(' '));
   // OI-04: the code the other account gets is still bound to the application's nonce.
   if (pending.nonce !== undefined) params.set('nonce', pending.nonce);
   return `${AUTHORIZE_PATH}?${params.toString()}`;

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { REQUESTABLE_SCOPES } from '@latchkey/contracts';
 import { ID_TOKEN_ALGS } from '@latchkey/core';
+import { PROMPT_VALUES } from '../../authorization/check-prompt.ts';
 import type { AuthDeps } from '../../deps.ts';
 import { INTROSPECT_PATH } from '../introspect/introspect.router.ts';
 import { JWKS_PATH } from '../jwks/jwks.router.ts';
@@ -48,7 +49,8 @@ export function authorizationServerMetadata(issuer: string, portalUrl: string) {
 
 /**
  * OI-07: OpenID Connect Discovery 1.0 §3, the same facts as the RFC 8414 document plus what an
- * OpenID Provider states. No `prompt_values_supported`: prompt=none is not built. The request
+ * OpenID Provider states, `prompt_values_supported` (OpenID Connect Prompt Create §4.1) included:
+ * the values the authorization endpoint acts on (OI-16). The request
  * object and `claims` parameters are not supported, and say so (Discovery §3 defaults
  * `request_uri_parameter_supported` to true). OI-13: this document is all the sign-in libraries
  * of the interoperability suite need besides the client's id and secret.
@@ -57,6 +59,7 @@ export function openIdProviderMetadata(issuer: string, portalUrl: string) {
   return {
     ...authorizationServerMetadata(issuer, portalUrl),
     subject_types_supported: ['public'],
+    prompt_values_supported: [...PROMPT_VALUES],
     id_token_signing_alg_values_supported: [...ID_TOKEN_ALGS],
     claims_supported: [
       'sub',

@@ -162,8 +162,8 @@ describe('OI-07 OpenID Connect Discovery at /.well-known/openid-configuration', 
         'email_verified',
       ]),
     );
-    // prompt=none is not built: nothing may suggest it is.
-    expect(openid).not.toHaveProperty('prompt_values_supported');
+    // OI-16: the prompt values the authorization endpoint acts on, none included.
+    expect(openid.prompt_values_supported).toEqual(['none', 'login', 'consent']);
   });
 
   it('OI-07 OI-11 both documents list the introspection endpoint, which takes client secrets only', () => {

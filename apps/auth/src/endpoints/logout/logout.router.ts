@@ -4,31 +4,18 @@ import type { AuthDeps } from '../../deps.ts';
 import { assertFormCsrf, CSRF_FIELD, csrfTokenFor } from '../../http/csrf.ts';
 import { formBody } from '../../http/form-body.ts';
 import { methodNotAllowedPage } from '../../http/method-not-allowed-page.ts';
-import { PageError } from '../../http/page-error.ts';
 import { allowFormActionTo } from '../../http/security-headers.ts';
 import { sendPage, sendSessionPage } from '../../http/send-page.ts';
 import { currentUser } from '../../interaction/current-user.ts';
 import { endBrowserSession } from '../../interaction/end-session.ts';
 import { authorizationResponseUrl } from '../../authorization/authorization-response.ts';
 import { isEchoableState, MAX_STATE_LENGTH } from '../../authorization/check-state.ts';
+import { checkIdTokenHint } from './check-id-token-hint.ts';
+import { InvalidLogoutRequest } from './invalid-logout-request.ts';
 import { assembleLogoutParams } from './logout-params.ts';
 import { confirmReturnToClientPage, confirmSignOutPage, signedOutPage } from './views/logout.view.ts';
 
 export const END_SESSION_PATH = '/oauth/logout';
-
-/**
- * The request cannot be trusted to name where to go (SO-02): a 400 page on this server, never
- * a redirect, and the session is left as it was. Input is never echoed.
- */
-class InvalidLogoutRequest extends PageError {
-  constructor(detail: string) {
-    super(400, 'This sign-out link is not valid', detail, {
-      advice:
-        'Latchkey could not send you back to the application safely, so it stopped here. You are still signed in; to sign out, use Sign out on the Latchkey home page.',
-    });
-    this.name = 'InvalidLogoutRequest';
-  }
-}
 
 /**
  * GET and POST /oauth/logout: the end-session endpoint, in the shape of OpenID RP-Initiated
@@ -40,10 +27,16 @@ class InvalidLogoutRequest extends PageError {
  * - HD-08 a third-party client and its exact registered URL: sign-up is open, so anyone can
  *   register a client whose URL is their own site, and a silent redirect made this endpoint an
  *   open redirect. RP-Initiated Logout §2 asks the provider to confirm with the user when no
- *   `id_token_hint` proves who asks (no ID tokens are issued yet): a page on this server names
- *   the client and where it goes; only its button, a POST with the page's CSRF token, signs out
- *   and goes back. A POST without that token (an RP's form, or a forged one) is answered with
- *   the same page, reached by a 303 to GET so that the browser's Lax cookies come with it.
+ *   `id_token_hint` proves who asks: a page on this server names the client and where it goes;
+ *   only its button, a POST with the page's CSRF token, signs out and goes back. A POST without
+ *   that token (an RP's form, or a forged one) is answered with the same page, reached by a 303
+ *   to GET so that the browser's Lax cookies come with it (and the hint, below, is read there).
+ * - OI-18 `id_token_hint`: not an ID token of this server (signature, kid, issuer, shape), or
+ *   a `client_id` other than its `aud`, is a 400 page (as SO-02); without `client_id` its `aud`
+ *   names the client. A valid hint (expired too) about the signed-in user, or with nobody signed
+ *   in, proves who asks: with the registered URL, signed out and 303 at once, no page, for a
+ *   third-party client too. A hint about another user always gets the confirmation page, for
+ *   the portal's client too: never a silent sign-out of someone else.
  * - SO-02 a `post_logout_redirect_uri` without a client, or not the registered one; an unknown
  *   or revoked client; a repeated parameter; a malformed state: a 400 page, no redirect, and
  *   nobody is signed out.
@@ -63,8 +56,9 @@ export function logoutRouter(deps: AuthDeps, session: RequestHandler): Router {
         `These parameters must not be provided more than once: ${[...duplicates].join(', ')}.`,
       );
     }
-    const client = params.client_id === undefined ? undefined : await findActiveClient(deps.db, params.client_id);
-    if (params.client_id !== undefined && !client) {
+    const { hint, clientId } = await checkIdTokenHint(deps, params);
+    const client = clientId === undefined ? undefined : await findActiveClient(deps.db, clientId);
+    if (clientId !== undefined && !client) {
       throw new InvalidLogoutRequest('The application (client_id) is unknown or no longer active.');
     }
     const returnTo = params.post_logout_redirect_uri;
@@ -79,13 +73,17 @@ export function logoutRouter(deps: AuthDeps, session: RequestHandler): Router {
       if (state !== undefined && !isEchoableState(state)) {
         throw new InvalidLogoutRequest(`state must be at most ${MAX_STATE_LENGTH} printable ASCII characters.`);
       }
-      if (!client.firstParty && !confirmed) {
-        // HD-08: a third-party client's return needs the user's own click on this server.
-        if (req.method === 'POST') {
-          res.redirect(303, `${END_SESSION_PATH}?${new URLSearchParams(definedParams({ ...params })).toString()}`);
-          return;
-        }
-        const user = await currentUser(deps.db, req);
+      if (!confirmed && !client.firstParty && req.method === 'POST') {
+        // HD-08: a cross-site POST carries no Lax cookie; the GET on this server does (and
+        // only there can a hint be compared with the signed-in user).
+        res.redirect(303, `${END_SESSION_PATH}?${new URLSearchParams(definedParams({ ...params })).toString()}`);
+        return;
+      }
+      const user = confirmed || (client.firstParty && !hint) ? undefined : await currentUser(deps.db, req);
+      const proven = hint !== undefined && (user === undefined || user.id === hint.sub);
+      // HD-08: a third-party client's return needs the user's own click on this server, unless
+      // a hint proves who asks (OI-18); a hint about someone else always does, for any client.
+      if (!confirmed && (hint ? !proven : !client.firstParty)) {
         // The button's answer is a 303 to the registered URL: its origin joins form-action (CJ-04).
         allowFormActionTo(res, returnTo);
         await sendSessionPage(

@@ -13,8 +13,8 @@ import {
   refreshWith,
   useTokenEndpoint,
   type ClientCredentialsFixture,
-  type TokenResponse,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
+import { expectIdTokenResponse, signInForCode } from './id-token.fixture.ts';
 
 // OpenID Connect's ID token from the code flow (issue 30): claims, signature against the
 // published JWKS, nonce binding, at_hash and refresh, driven through the real pages and endpoint.
@@ -60,41 +60,13 @@ function leftHalfHash(accessToken: string): string {
   return hash.subarray(0, 16).toString('base64url');
 }
 
-type IdTokenResponse = TokenResponse & { id_token: string };
-
-/** The documented token response plus `id_token` (OI-01), and nothing else. */
-async function expectIdTokenResponse(res: Response): Promise<IdTokenResponse> {
-  const text = await res.text();
-  expect(res.status, text).toBe(200);
-  expect(res.headers.get('cache-control')).toBe('no-store');
-  const body = JSON.parse(text) as IdTokenResponse;
-  expect(Object.keys(body).sort()).toEqual([
-    'access_token',
-    'expires_in',
-    'id_token',
-    'refresh_token',
-    'scope',
-    'token_type',
-  ]);
-  return body;
-}
-
-/** The whole browser flow for `creds`'s client; `params` are extra authorization parameters. */
-async function signIn(
+/** The whole browser flow for `creds`'s client as `options.as` (the file's user by default). */
+function signIn(
   creds: ClientCredentialsFixture,
   params: Record<string, string>,
   options: { jar?: CookieJar; as?: TestUser } = {},
 ): Promise<{ code: string; jar: CookieJar }> {
-  const { code, jar } = await authorizeViaPages(system, {
-    clientId: creds.client.id,
-    redirectUri: creds.client.redirectUris[0]!,
-    state: 'oi',
-    extra: Object.entries(params),
-    user: options.as ?? user,
-    ...(options.jar && { jar: options.jar }),
-  });
-  expect(code).toBeDefined();
-  return { code: code!, jar };
+  return signInForCode(system, options.as ?? user, creds, params, options);
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
