@@ -132,6 +132,7 @@ async function loadTokens(db: Db, userId: string, rows: number, probes: readonly
             revoked_at: null,
             last_used_at: null,
             scope: 'profile email',
+            audience: 'latchkey_api',
           });
         }
         await trx.insertInto('access_tokens').values(values).execute();

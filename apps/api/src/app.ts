@@ -14,6 +14,8 @@ import { createGraphqlHandler } from './graphql/graphql.handler.ts';
 import { graphqlRoute } from './graphql/graphql.router.ts';
 import { schema } from './graphql/schema.ts';
 import { sendJsonError } from './http/json-response.ts';
+import { MCP_PATH, mcpRoute } from './mcp/mcp.router.ts';
+import { RESOURCE_METADATA_PATH, resourceMetadataRoute } from './resource-metadata/resource-metadata.route.ts';
 
 export interface ApiApp {
   handler: RequestListener;
@@ -50,24 +52,47 @@ export function createApiApp(given: ApiDeps): ApiApp {
   // PC-07: browser apps on the origin of a registered redirect URL may call /graphql, with the
   // headers GraphQL clients send. Its headers are set before any path answers (the token check,
   // the fast path, graphql-http, an error), and its preflight never reaches the token check.
-  const cors = corsForBrowserApps(deps.db, {
-    methods: ['GET', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept'],
-  });
+  const answerGraphql = withCors(
+    corsForBrowserApps(deps.db, {
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Accept'],
+    }),
+    route,
+  );
+  // RS-16: MCP clients send their protocol version and session headers besides the token.
+  const answerMcp = withCors(
+    corsForBrowserApps(deps.db, {
+      methods: ['POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
+      exposedHeaders: ['Mcp-Session-Id'],
+    }),
+    mcpRoute({ ...deps, recorder }),
+  );
+  // RS-13: a browser-based agent reads the metadata before it has a token.
+  const answerResourceMetadata = withCors(
+    corsForBrowserApps(deps.db, { methods: ['GET'], allowedHeaders: [] }),
+    resourceMetadataRoute(deps),
+  );
 
-  function answerGraphql(req: IncomingMessage, res: ServerResponse): void {
-    const fail = (err: unknown): void => {
-      logger.error({ err }, 'unexpected error answering /graphql');
-      if (res.headersSent) res.destroy();
-      // D-10: an outage is a 503 with Retry-After (the token check answers it first); the rest a 500.
-      else if (classifyError(err).kind === 'dependency')
-        sendJsonError(res, UNAVAILABLE.status, UNAVAILABLE.message, UNAVAILABLE.code, UNAVAILABLE.headers);
-      else sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
+  /** Answers with `route` behind `cors`; an error it throws is a 503 for an outage (D-10), else a 500. */
+  function withCors(
+    cors: ReturnType<typeof corsForBrowserApps>,
+    route: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  ): (req: IncomingMessage, res: ServerResponse) => void {
+    return (req, res) => {
+      const fail = (err: unknown): void => {
+        logger.error({ err, path: req.url }, 'unexpected error answering a request');
+        if (res.headersSent) res.destroy();
+        // D-10: an outage is a 503 with Retry-After (the token check answers it first); the rest a 500.
+        else if (classifyError(err).kind === 'dependency')
+          sendJsonError(res, UNAVAILABLE.status, UNAVAILABLE.message, UNAVAILABLE.code, UNAVAILABLE.headers);
+        else sendJsonError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
+      };
+      cors(req, res, (err) => {
+        if (err) fail(err);
+        else route(req, res).catch(fail);
+      });
     };
-    cors(req, res, (err) => {
-      if (err) fail(err);
-      else route(req, res).catch(fail);
-    });
   }
 
   function answer(req: IncomingMessage, res: ServerResponse): void {
@@ -76,6 +101,14 @@ export function createApiApp(given: ApiDeps): ApiApp {
     const path = query === -1 ? url : url.slice(0, query);
     if (path === '/graphql') {
       answerGraphql(req, res);
+      return;
+    }
+    if (path === MCP_PATH) {
+      answerMcp(req, res);
+      return;
+    }
+    if (path === RESOURCE_METADATA_PATH || path.startsWith(`${RESOURCE_METADATA_PATH}/`)) {
+      answerResourceMetadata(req, res);
       return;
     }
     // /healthz and /readyz (no token: load balancers probe them); anything else is unknown.

@@ -4,3 +4,4 @@ export * from './limits.ts';
 export * from './client-urls.ts';
 export * from './pages.ts';
 export * from './scopes.ts';
+export * from './resources.ts';

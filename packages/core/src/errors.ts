@@ -10,6 +10,8 @@ export const ErrorCode = {
   invalidGrant: 'invalid_grant',
   unsupportedGrantType: 'unsupported_grant_type',
   invalidScope: 'invalid_scope',
+  /** RFC 8707 §2: the `resource` is invalid, unknown or not the grant's (RS-01, RS-04, RS-05). */
+  invalidTarget: 'invalid_target',
   invalidToken: 'invalid_token',
   validationFailed: 'validation_failed',
   notFound: 'not_found',
@@ -57,6 +59,10 @@ export class InvalidGrant extends DomainError {
 export class InvalidScope extends DomainError {
   readonly status = 400;
   readonly code = ErrorCode.invalidScope;
+}
+export class InvalidTarget extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.invalidTarget;
 }
 export class UnsupportedGrantType extends DomainError {
   readonly status = 400;

@@ -12,6 +12,7 @@ export const IdPrefix = {
   code: 'cod',
   accessToken: 'tok',
   refreshToken: 'rft',
+  resourceServer: 'rs',
 } as const;
 export type IdPrefix = (typeof IdPrefix)[keyof typeof IdPrefix];
 

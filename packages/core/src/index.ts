@@ -76,3 +76,10 @@ export {
 } from './oidc/signing-keys.service.ts';
 export type { IdTokenAlg, IdTokenHint, SigningKeyInfo } from './oidc/signing-keys.service.ts';
 export { accessTokenHash } from './oidc/id-token.ts';
+export {
+  LATCHKEY_API_TARGET,
+  normaliseResourceIndicator,
+  resolveResource,
+  toResourceServer,
+} from './resources/resource-server.ts';
+export type { ResourceServer, ResourceTarget } from './resources/resource-server.ts';

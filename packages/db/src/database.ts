@@ -74,6 +74,8 @@ export interface GrantsTable {
   revoked_at: number | null;
   /** SC-04: what the user granted in this authorization; a refresh may narrow a token, never widen this. */
   scope: string;
+  /** RS-03: the resource server it is for: `latchkey_api` (the Latchkey API) or a resource_servers id. */
+  audience: string;
 }
 
 export interface AuthorizationCodesTable {
@@ -93,6 +95,8 @@ export interface AuthorizationCodesTable {
   nonce: string | null;
   /** OI-02: when the user last signed in (ms), the ID token's `auth_time`. */
   auth_time: number | null;
+  /** RS-03: the resource server it is for: `latchkey_api` (the Latchkey API) or a resource_servers id. */
+  audience: string;
 }
 
 export interface AccessTokensTable {
@@ -110,6 +114,8 @@ export interface AccessTokensTable {
   last_used_at: number | null;
   /** What this token may do (SC-06): an OAuth token's grant scope or less, a PAT's chosen scopes. */
   scope: string;
+  /** RS-03: the resource server it is for: `latchkey_api` (the Latchkey API) or a resource_servers id. */
+  audience: string;
 }
 
 export interface RefreshTokensTable {
@@ -146,6 +152,15 @@ export interface SigningKeysTable {
   retired_at: number | null;
 }
 
+export interface ResourceServersTable {
+  id: string;
+  uri: string;
+  name: string;
+  scope: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
 export interface LocksTable {
   key: string;
   holder: string;
@@ -165,6 +180,7 @@ export interface Database {
   sessions: SessionsTable;
   locks: LocksTable;
   signing_keys: SigningKeysTable;
+  resource_servers: ResourceServersTable;
 }
 
 /** What repositories take as their first argument: the database or an open transaction. */

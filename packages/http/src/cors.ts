@@ -25,6 +25,8 @@ export interface CorsEndpoint {
   methods: readonly string[];
   /** The request headers a browser app may send beyond the safelisted ones. */
   allowedHeaders: readonly string[];
+  /** Response headers it may read beyond the challenge, Retry-After and the request id. */
+  exposedHeaders?: readonly string[];
 }
 
 /**
@@ -57,7 +59,7 @@ export function corsForBrowserApps(db: Executor, endpoint: CorsEndpoint): Middle
     },
     methods: [...endpoint.methods],
     allowedHeaders: [...endpoint.allowedHeaders],
-    exposedHeaders: EXPOSED_HEADERS,
+    exposedHeaders: [...EXPOSED_HEADERS, ...(endpoint.exposedHeaders ?? [])],
     maxAge: CORS_MAX_AGE_SECONDS,
     credentials: false,
   });

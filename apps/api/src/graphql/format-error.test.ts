@@ -1,3 +1,4 @@
+import { LATCHKEY_API_AUDIENCE } from '@latchkey/contracts';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@latchkey/core';
@@ -36,6 +37,7 @@ const principal: Principal = {
   clientId: null,
   firstParty: false,
   scopes: ['profile', 'email'],
+  audience: LATCHKEY_API_AUDIENCE,
 };
 
 async function run(query: string, logger = capturingLogger()) {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { formatScope, storedScopes, type Scope } from '@latchkey/contracts';
+import { formatScope, LATCHKEY_API_AUDIENCE, storedScopes, type Scope } from '@latchkey/contracts';
 import { digest } from '@latchkey/credentials';
 import type { AuthorizationCodesTable, Db } from '@latchkey/db';
 import type { Client } from '../clients/client.ts';
 import type { Clock } from '../clock.ts';
-import { InvalidGrant, InvalidRequest } from '../errors.ts';
+import { InvalidGrant, InvalidRequest, InvalidTarget } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
 import type { IdTokenSubject } from '../oidc/id-token.ts';
 import { findUserById } from '../users/users.service.ts';
@@ -28,6 +28,8 @@ export interface CodeRequest {
   nonce?: string | undefined;
   /** OI-02: when the user last signed in (ms since the epoch), the ID token's `auth_time`. */
   authTime?: number | undefined;
+  /** RS-03: the resource server the request named (resolveResource); the Latchkey API when unset. */
+  audience?: string | undefined;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function issueAuthorizationCode(db: Db, clock: Clock, request: Code
   const grantId = newId(IdPrefix.grant);
   await db.transaction().execute(async (trx) => {
     const scope = formatScope(request.scopes ?? request.client.scopes);
+    const audience = request.audience ?? LATCHKEY_API_AUDIENCE;
     await insertGrant(trx, {
       id: grantId,
       user_id: request.userId,
@@ -47,6 +50,7 @@ export async function issueAuthorizationCode(db: Db, clock: Clock, request: Code
       created_at: now,
       revoked_at: null,
       scope,
+      audience,
     });
     await insertAuthorizationCode(trx, {
       id: newId(IdPrefix.code),
@@ -62,6 +66,7 @@ export async function issueAuthorizationCode(db: Db, clock: Clock, request: Code
       scope,
       nonce: request.nonce ?? null,
       auth_time: request.authTime ?? null,
+      audience,
     });
   });
   return code;
@@ -78,6 +83,8 @@ export interface CodeRedemption {
   code: string;
   redirectUri: string | undefined;
   codeVerifier: string | undefined;
+  /** RS-04: the audience the request's `resource` names (resolveResource); it must be the code's. */
+  audience?: string | undefined;
 }
 
 /**
@@ -103,14 +110,20 @@ export async function redeemAuthorizationCode(
   // TK-AC-07: authorize always requires redirect_uri, so the exchange must repeat it.
   if (input.redirectUri === undefined) throw new InvalidRequest('redirect_uri is required.');
   // RU-12, TK-AC-06, CE-04: only the URI used at authorize, even if another is registered; checked before consuming.
-  if (input.redirectUri !== row.redirect_uri) throw new InvalidGrant('redirect_uri does not match the authorization request.');
+  if (input.redirectUri !== row.redirect_uri)
+    throw new InvalidGrant('redirect_uri does not match the authorization request.');
   // PK-04: a verifier for a code issued without a challenge is a PKCE downgrade.
   if (row.code_challenge === null && input.codeVerifier !== undefined) {
     throw new InvalidRequest('code_verifier was sent but the authorization request had no code_challenge.');
   }
+  // RS-04 (RFC 8707 §2.2): `resource` at the exchange must name the code's resource server; checked before consuming.
+  if (input.audience !== undefined && input.audience !== row.audience) {
+    throw new InvalidTarget('resource is not the resource server this code is for.');
+  }
   const now = clock.now();
   // AC-05, TK-AC-03: a code is refused once its 10 minutes are over.
-  if (row.consumed_at === null && Number(row.expires_at) <= now) throw new InvalidGrant('The authorization code expired.');
+  if (row.consumed_at === null && Number(row.expires_at) <= now)
+    throw new InvalidGrant('The authorization code expired.');
   const scopes = storedScopes(row.scope);
   const idToken = scopes.includes('openid') ? await idTokenSubjectOf(db, row) : null;
 
@@ -129,6 +142,7 @@ export async function redeemAuthorizationCode(
       clientName: input.client.name,
       userId: row.user_id,
       scopes,
+      audience: row.audience,
     });
   });
   if (outcome === 'replayed') {

@@ -1,4 +1,11 @@
-import { formatScope, MAX_TOKEN_LIFETIME_DAYS, storedScopes, THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
+import {
+  formatScope,
+  MAX_TOKEN_LIFETIME_DAYS,
+  storedScopes,
+  THIRD_PARTY_SCOPES,
+  type Scope,
+  LATCHKEY_API_AUDIENCE,
+} from '@latchkey/contracts';
 import { digest, generateToken, lastFour, parseToken, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
@@ -40,6 +47,7 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
     clientId: row.client_id,
     firstParty: row.kind === 'oauth' && Number(row.first_party) === 1,
     scopes: storedScopes(row.scope),
+    audience: row.audience,
   };
 }
 
@@ -109,6 +117,8 @@ export async function createPersonalAccessToken(
     revoked_at: null,
     last_used_at: null,
     scope: formatScope(scopes),
+    // RS-03: a personal access token is for the Latchkey API.
+    audience: LATCHKEY_API_AUDIENCE,
   };
   if (input.maxActive === undefined) {
     await insertAccessToken(db, row);

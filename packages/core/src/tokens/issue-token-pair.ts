@@ -17,6 +17,8 @@ export interface GrantRef {
   userId: string;
   /** The new access token's scopes: the grant's, or fewer when a refresh narrowed them (SC-04). */
   scopes: readonly Scope[];
+  /** RS-03: the grant's resource server, the access token's audience. */
+  audience: string;
   /** The refresh token this pair rotates (refresh grant); absent for a code exchange. */
   parentRefreshTokenId?: string;
 }
@@ -48,6 +50,7 @@ export async function issueTokenPair(
     revoked_at: null,
     last_used_at: null,
     scope: formatScope(grant.scopes),
+    audience: grant.audience,
   });
   await insertRefreshToken(trx, {
     id: newId(IdPrefix.refreshToken),

@@ -7,7 +7,7 @@ import type { Client } from '../clients/client.ts';
 import type { Clock } from '../clock.ts';
 import type { IdTokenSubject } from '../oidc/id-token.ts';
 import { findUserById } from '../users/users.service.ts';
-import { InvalidGrant, InvalidScope } from '../errors.ts';
+import { InvalidGrant, InvalidScope, InvalidTarget } from '../errors.ts';
 import { issueTokenPair, type TokenLifetimes } from './issue-token-pair.ts';
 import type { TokenPair } from './token.ts';
 import {
@@ -57,6 +57,8 @@ export async function refreshTokens(
   refreshToken: string,
   /** SC-04: the `scope` of the request, parsed; a subset of the grant's narrows the new access token. */
   requestedScopes?: readonly Scope[],
+  /** RS-05: the audience the request's `resource` names (resolveResource); it must be the grant's. */
+  requestedAudience?: string,
 ): Promise<RefreshedPair> {
   // TK-RF-02: an unknown or malformed token, RT-07 and TK-RF-05: another client's, are invalid_grant.
   if (!hasTokenShape(refreshToken, TokenPrefix.refreshToken)) throw new InvalidGrant('The refresh token is invalid.');
@@ -72,6 +74,10 @@ export async function refreshTokens(
   if (requestedScopes !== undefined && !coversScopes(granted, requestedScopes)) {
     throw new InvalidScope('The requested scope is wider than what was granted.');
   }
+  // RS-05 (RFC 8707 §2.2): a refresh may name the grant's resource server, never another; nothing is consumed.
+  if (requestedAudience !== undefined && requestedAudience !== row.grant_audience) {
+    throw new InvalidTarget('resource is not the resource server this grant is for.');
+  }
   const graceMs = (policy.refreshReuseGraceSeconds ?? 0) * 1000;
   const grant = {
     grantId: row.grant_id,
@@ -79,6 +85,7 @@ export async function refreshTokens(
     clientName: client.name,
     userId: row.user_id,
     parentRefreshTokenId: row.id,
+    audience: row.grant_audience,
     scopes: requestedScopes === undefined || requestedScopes.length === 0 ? granted : requestedScopes,
   };
   const idToken = grant.scopes.includes('openid') ? await idTokenSubjectOf(db, row.user_id, row.grant_id) : null;

@@ -31,6 +31,11 @@ export interface Principal {
   firstParty: boolean;
   /** What the token may do (SC-06): the API and /account/* check these, not the token's kind. */
   scopes: Scope[];
+  /**
+   * RS-06: the resource server it is for, LATCHKEY_API_AUDIENCE or a registered resource server's
+   * id; a resource server refuses a token whose audience is not itself.
+   */
+  audience: string;
 }
 
 /** The OAuth token response (RFC 6749 §5.1) before presentation. */

@@ -19,6 +19,7 @@ export interface AccessTokenAuthRow {
   user_email: string;
   first_party: number | null;
   scope: string;
+  audience: string;
 }
 
 /**
@@ -42,6 +43,7 @@ function liveAccessTokenQuery(db: Executor, tokenHash: string) {
       'u.email as user_email',
       'c.first_party',
       't.scope',
+      't.audience',
     ])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
@@ -79,6 +81,8 @@ export interface RefreshTokenRow extends RefreshTokensTable {
   grant_revoked_at: number | null;
   /** What the grant holds (SC-04): a refresh may narrow the new access token to less, never more. */
   grant_scope: string;
+  /** RS-05: the resource server the grant is for; every token it mints has this audience. */
+  grant_audience: string;
 }
 
 export async function findRefreshTokenByHash(db: Executor, tokenHash: string): Promise<RefreshTokenRow | undefined> {
@@ -86,7 +90,7 @@ export async function findRefreshTokenByHash(db: Executor, tokenHash: string): P
     .selectFrom('refresh_tokens as r')
     .innerJoin('grants as g', 'g.id', 'r.grant_id')
     .selectAll('r')
-    .select(['g.revoked_at as grant_revoked_at', 'g.scope as grant_scope'])
+    .select(['g.revoked_at as grant_revoked_at', 'g.scope as grant_scope', 'g.audience as grant_audience'])
     .where('r.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

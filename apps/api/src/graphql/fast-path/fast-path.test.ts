@@ -1,3 +1,4 @@
+import { LATCHKEY_API_AUDIENCE } from '@latchkey/contracts';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,7 @@ const principal: Principal = {
   clientId: null,
   firstParty: false,
   scopes: ['profile', 'email'],
+  audience: LATCHKEY_API_AUDIENCE,
 };
 
 /** A token without `email` (SC-06): a query that selects it is refused 403 on both paths. */
