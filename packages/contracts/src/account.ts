@@ -22,6 +22,14 @@ export const meJson = z.object({
 });
 export type MeJson = z.infer<typeof meJson>;
 
+/**
+ * OI-20: how a client's ID tokens may be signed (`id_token_signed_response_alg`, OpenID Connect
+ * Dynamic Client Registration §2), the first the default. The same list as discovery's
+ * `id_token_signing_alg_values_supported`, which core's ID_TOKEN_ALGS is.
+ */
+export const ID_TOKEN_SIGNED_RESPONSE_ALGS = ['RS256', 'ES256'] as const;
+export type IdTokenSignedResponseAlg = (typeof ID_TOKEN_SIGNED_RESPONSE_ALGS)[number];
+
 /** A client on the API clients page. The secret is never part of it (TS-04). */
 export const clientJson = z.object({
   id: z.string(),
@@ -44,6 +52,8 @@ export const clientJson = z.object({
    * (`token_endpoint_auth_method` `none`).
    */
   public: z.boolean(),
+  /** OI-20: the algorithm its ID tokens are signed with; RS256 unless ES256 was chosen. */
+  id_token_signed_response_alg: z.enum(ID_TOKEN_SIGNED_RESPONSE_ALGS),
   created_at: instant,
   status: z.enum(['active', 'revoked']),
   revoked_at: z.nullable(instant),
@@ -100,6 +110,8 @@ export interface CreateClientRequest extends ClientDetailsRequest {
   post_logout_redirect_uri?: string;
   /** PC-01: register a public client (no secret, PKCE required). */
   public?: boolean;
+  /** OI-20: RS256 when left out. */
+  id_token_signed_response_alg?: IdTokenSignedResponseAlg;
 }
 
 /** PATCH /account/clients/{id}: only the fields sent change. */
@@ -108,6 +120,8 @@ export interface UpdateClientRequest extends ClientDetailsRequest {
   redirect_uri?: string;
   redirect_uris?: string[];
   post_logout_redirect_uri?: string | null;
+  /** OI-20: takes effect on the next ID token issued. */
+  id_token_signed_response_alg?: IdTokenSignedResponseAlg;
 }
 
 /** A token on the API tokens page: its last four characters, never the value (TS-04). */

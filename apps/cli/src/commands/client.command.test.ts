@@ -278,6 +278,77 @@ describe('admin CLI: client commands', () => {
     );
   });
 
+  it('OI-20 client create --id-token-alg ES256 and client update --id-token-alg RS256; the printed client shows it; another value exits 2 and changes nothing', async () => {
+    const plain = await cli([
+      'client',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'Plain',
+      '--redirect-uri',
+      'https://p.example/cb',
+    ]);
+    expectSuccess(plain);
+    expect(plain.json.id_token_signed_response_alg).toBe('RS256');
+    const created = await cli([
+      'client',
+      'create',
+      '--owner',
+      OWNER,
+      '--name',
+      'Elliptic',
+      '--redirect-uri',
+      'https://e.example/cb',
+      '--id-token-alg',
+      'ES256',
+    ]);
+    expectSuccess(created);
+    expect(created.json.id_token_signed_response_alg).toBe('ES256');
+    const id: string = created.json.client_id;
+    const storedAlg = () =>
+      sandbox.withDb(async (db) => {
+        const row = await db
+          .selectFrom('clients')
+          .select('id_token_signed_response_alg')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        return row.id_token_signed_response_alg;
+      });
+    expect(await storedAlg()).toBe('ES256');
+
+    // A usage error (exit 2), before the database is opened: one value each way keeps the CLI runs few.
+    expectFailure(
+      await cli(['client', 'update', id, '--id-token-alg', 'HS256']),
+      2,
+      /--id-token-alg must be RS256 or ES256/,
+    );
+    expectFailure(
+      await cli([
+        'client',
+        'create',
+        '--owner',
+        OWNER,
+        '--name',
+        'Never',
+        '--redirect-uri',
+        'https://n.example/cb',
+        '--id-token-alg',
+        'none',
+      ]),
+      2,
+      /--id-token-alg must be RS256 or ES256/,
+    );
+    expect(await storedAlg()).toBe('ES256');
+    const list = (await cli(['client', 'list'])).json as Array<{ name: string }>;
+    expect(list.filter((c) => c.name === 'Never')).toEqual([]);
+
+    const updated = await cli(['client', 'update', id, '--id-token-alg', 'RS256']);
+    expectSuccess(updated);
+    expect(updated.json).toMatchObject({ client_id: id, name: 'Elliptic', id_token_signed_response_alg: 'RS256' });
+    expect(await storedAlg()).toBe('RS256');
+  });
+
   it('SR-09 client secret create and list: two live at once, the old one’s expiry chosen, a third refused', async () => {
     const created = await cli([
       'client',

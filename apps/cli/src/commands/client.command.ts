@@ -1,4 +1,9 @@
-import { SECRET_EXPIRIES, type SecretExpiry } from '@latchkey/contracts';
+import {
+  ID_TOKEN_SIGNED_RESPONSE_ALGS,
+  SECRET_EXPIRIES,
+  type IdTokenSignedResponseAlg,
+  type SecretExpiry,
+} from '@latchkey/contracts';
 import {
   createClient,
   createClientSecret,
@@ -20,9 +25,9 @@ import { requireOwner } from '../require-owner.ts';
 
 export const CLIENT_USAGE = {
   create:
-    'client create --owner <email> --name <name> --redirect-uri <url> [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--require-pkce] [--public]',
+    'client create --owner <email> --name <name> --redirect-uri <url> [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--id-token-alg RS256|ES256] [--require-pkce] [--public]',
   update:
-    'client update <client_id> [--name <name>] [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>]',
+    'client update <client_id> [--name <name>] [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--id-token-alg RS256|ES256]',
   list: 'client list [--owner <email>]',
   revoke: 'client revoke <client_id>',
   secretCreate: `client secret create <client_id> [--expires-in ${Object.keys(SECRET_EXPIRIES).join('|')}]`,
@@ -55,6 +60,7 @@ const CLIENT_FIELDS = {
   homepage: { type: 'string' },
   'privacy-url': { type: 'string' },
   'terms-url': { type: 'string' },
+  'id-token-alg': { type: 'string' },
 } as const;
 
 /** The details as core takes them; an empty value (`--homepage ''`) clears one on update. */
@@ -65,6 +71,15 @@ function detailsOf(parsed: ParsedOptions) {
     policyUri: optionalOption(parsed, 'privacy-url'),
     tosUri: optionalOption(parsed, 'terms-url'),
   };
+}
+
+/** OI-20: `--id-token-alg RS256|ES256`; any other value is a usage error (exit 2). */
+function idTokenAlgOf(parsed: ParsedOptions, usage: string): IdTokenSignedResponseAlg | undefined {
+  const value = optionalOption(parsed, 'id-token-alg');
+  if (value === undefined || (ID_TOKEN_SIGNED_RESPONSE_ALGS as readonly string[]).includes(value)) {
+    return value as IdTokenSignedResponseAlg | undefined;
+  }
+  throw new UsageError(`--id-token-alg must be ${ID_TOKEN_SIGNED_RESPONSE_ALGS.join(' or ')} (usage: ${usage})`);
 }
 
 async function ownerEmails(context: CliContext): Promise<Map<string, string>> {
@@ -91,6 +106,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
       const postLogoutRedirectUri = optionalOption(parsed, 'post-logout-redirect-uri');
       const requirePkce = parsed.values['require-pkce'] === true;
       const isPublic = parsed.values.public === true;
+      const idTokenAlg = idTokenAlgOf(parsed, CLIENT_USAGE.create);
       return {
         // The secret is printed once here; only its SHA-256 digest is stored (CA-08, TS-01). PC-01:
         // a public client has none, so none is printed.
@@ -105,6 +121,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
             ...detailsOf(parsed),
             requirePkce,
             public: isPublic,
+            idTokenAlg,
           });
           const { client_id: clientId, ...rest } = presentClient(created.client, owner.email);
           if (created.clientSecret === undefined) return { client_id: clientId, ...rest };
@@ -121,6 +138,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
         redirectUris,
         postLogoutRedirectUri: optionalOption(parsed, 'post-logout-redirect-uri'),
         ...detailsOf(parsed),
+        idTokenAlg: idTokenAlgOf(parsed, CLIENT_USAGE.update),
       };
       if (Object.values(changes).every((value) => value === undefined)) {
         throw new UsageError(`nothing to change (usage: ${CLIENT_USAGE.update})`);

@@ -22,6 +22,7 @@ export function presentClient(client: Client): ClientJson {
     policy_uri: client.policyUri,
     tos_uri: client.tosUri,
     public: client.public,
+    id_token_signed_response_alg: client.idTokenAlg,
     created_at: iso(client.createdAt),
     status: client.revokedAt === null ? 'active' : 'revoked',
     revoked_at: client.revokedAt === null ? null : iso(client.revokedAt),

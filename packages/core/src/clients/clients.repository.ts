@@ -29,7 +29,14 @@ export async function markClientRevoked(db: Executor, id: string, at: number): P
 export type ClientUpdate = Partial<
   Pick<
     ClientsTable,
-    'name' | 'redirect_uris' | 'post_logout_redirect_uri' | 'description' | 'client_uri' | 'policy_uri' | 'tos_uri'
+    | 'name'
+    | 'redirect_uris'
+    | 'post_logout_redirect_uri'
+    | 'description'
+    | 'client_uri'
+    | 'policy_uri'
+    | 'tos_uri'
+    | 'id_token_signed_response_alg'
   >
 >;
 

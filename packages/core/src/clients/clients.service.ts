@@ -2,7 +2,7 @@ import { ACCESS_SCOPES, formatScope, THIRD_PARTY_SCOPES } from '@latchkey/contra
 import { digest, lastFour } from '@latchkey/credentials';
 import type { ClientsTable, Executor } from '@latchkey/db';
 import { systemClock, type Clock } from '../clock.ts';
-import { Conflict, InvalidClient, LimitReached, NotFound } from '../errors.ts';
+import { Conflict, InvalidClient, LimitReached, NotFound, ValidationFailed } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
 import { countActiveClients, insertWithinCap } from '../limits/per-user-cap.ts';
 import { clientRowToClient, type Client } from './client.ts';
@@ -25,6 +25,7 @@ import {
 import { matchSecret, newSecretRow } from './client-secrets.service.ts';
 import { replaceClientOrigins } from './cors-origins.ts';
 import { validateDescription, validateName } from '../text.ts';
+import { ID_TOKEN_ALGS, type IdTokenAlg } from '../oidc/signing-keys.service.ts';
 
 /** The optional details a consent page shows; blank or null means none. */
 export interface ClientDetails {
@@ -50,6 +51,8 @@ export interface NewClient extends ClientDetails {
    * use a private-use scheme (PC-05). Fixed at registration.
    */
   public?: boolean;
+  /** OI-20: how its ID tokens are signed (`id_token_signed_response_alg`); RS256 when left out. */
+  idTokenAlg?: IdTokenAlg | undefined;
   /**
    * HD-14: the most active (not revoked) clients the owner may hold, this one included; over
    * it the creation is refused with LimitReached and nothing is stored. Unset (the operators'
@@ -93,6 +96,20 @@ function validateDetails(
   };
 }
 
+/**
+ * OI-20: RS256 or ES256, the algorithms discovery lists; anything else (`HS256`, `none`, a
+ * number from an untyped caller) is refused naming the field, before anything is written.
+ */
+function validateIdTokenAlg(value: unknown): IdTokenAlg {
+  if (!ID_TOKEN_ALGS.includes(value as IdTokenAlg)) {
+    throw new ValidationFailed(
+      'id_token_signed_response_alg',
+      `id_token_signed_response_alg must be ${ID_TOKEN_ALGS.join(' or ')}.`,
+    );
+  }
+  return value as IdTokenAlg;
+}
+
 function clientLimitReached(cap: number): LimitReached {
   const clients = cap === 1 ? '1 active client' : `${cap} active clients`;
   return new LimitReached(
@@ -116,6 +133,7 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
   const isPublic = input.public === true;
   const redirectUris = validateRedirectUris(input.redirectUris, input.redirectUrisField ?? 'redirect_uris', isPublic);
   const postLogoutRedirectUri = validatePostLogoutRedirectUri(input.postLogoutRedirectUri);
+  const idTokenAlg = input.idTokenAlg === undefined ? 'RS256' : validateIdTokenAlg(input.idTokenAlg);
   const details = validateDetails({
     description: input.description ?? null,
     clientUri: input.clientUri ?? null,
@@ -136,7 +154,7 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     ...details,
     first_party: 0,
     public: isPublic ? 1 : 0,
-    id_token_signed_response_alg: 'RS256',
+    id_token_signed_response_alg: idTokenAlg,
     // PC-02: a public client cannot keep a secret, so PKCE is what binds its code to it.
     require_pkce: input.requirePkce || isPublic ? 1 : 0,
     // SC-03: a third-party client may ask for, and gets by default, every third-party scope.
@@ -171,6 +189,8 @@ export interface ClientChanges extends ClientDetails {
   redirectUrisField?: 'redirect_uri' | 'redirect_uris';
   /** Null or blank removes it. */
   postLogoutRedirectUri?: string | null | undefined;
+  /** OI-20: the next ID token issued to the client is signed with it. */
+  idTokenAlg?: IdTokenAlg | undefined;
 }
 
 /**
@@ -207,6 +227,9 @@ export async function updateClient(
       post_logout_redirect_uri: validatePostLogoutRedirectUri(changes.postLogoutRedirectUri),
     }),
     ...validateDetails(changes),
+    ...(changes.idTokenAlg !== undefined && {
+      id_token_signed_response_alg: validateIdTokenAlg(changes.idTokenAlg),
+    }),
   };
   if (Object.keys(values).length > 0) {
     const update = async (trx: Executor): Promise<void> => {

@@ -9,6 +9,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
+import { ID_TOKEN_SIGNED_RESPONSE_ALGS, type IdTokenSignedResponseAlg } from '@latchkey/contracts';
 import { createSealer, type Sealer } from '@latchkey/credentials';
 import type { Executor, SigningKeysTable } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
@@ -20,8 +21,8 @@ import {
 } from './signing-keys.repository.ts';
 
 /** OI-03: what ID tokens may be signed with; RS256 is every client's default (OpenID Connect Core §3.1.3.7). */
-export const ID_TOKEN_ALGS = ['RS256', 'ES256'] as const;
-export type IdTokenAlg = (typeof ID_TOKEN_ALGS)[number];
+export const ID_TOKEN_ALGS = ID_TOKEN_SIGNED_RESPONSE_ALGS;
+export type IdTokenAlg = IdTokenSignedResponseAlg;
 
 /** How long an ID token is valid: what a retired key's public half must outlive in the JWKS. */
 export const ID_TOKEN_TTL_MS = 60 * 60 * 1000;

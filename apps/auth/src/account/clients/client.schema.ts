@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationFailed } from '@latchkey/core';
+import { ID_TOKEN_ALGS, ValidationFailed } from '@latchkey/core';
 
 /** An optional detail: a string, or null (or "") to have none. Its rules are core's. */
 const detail = (label: string) =>
@@ -13,6 +13,13 @@ const details = {
   client_uri: detail('homepage URL'),
   policy_uri: detail('privacy policy URL'),
   tos_uri: detail('terms of service URL'),
+};
+
+/** OI-20: how the client's ID tokens are signed; anything but RS256 or ES256 is a 400 naming the field. */
+const idTokenAlg = {
+  id_token_signed_response_alg: z
+    .enum(ID_TOKEN_ALGS, { error: `id_token_signed_response_alg must be ${ID_TOKEN_ALGS.join(' or ')}.` })
+    .optional(),
 };
 
 const redirectUris = {
@@ -35,6 +42,7 @@ export const createClientBody = z.object({
    * field, so one sent there is dropped like any unknown field.
    */
   public: z.boolean({ error: 'public must be true or false.' }).optional(),
+  ...idTokenAlg,
   ...details,
 });
 
@@ -46,6 +54,7 @@ export const updateClientBody = z.object({
     .string({ error: 'The post-logout redirect URL must be a string or null.' })
     .nullable()
     .optional(),
+  ...idTokenAlg,
   ...details,
 });
 

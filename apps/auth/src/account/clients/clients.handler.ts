@@ -38,6 +38,7 @@ export function clientsHandlers(deps: AuthDeps) {
           policyUri: body.policy_uri,
           tosUri: body.tos_uri,
           public: body.public,
+          idTokenAlg: body.id_token_signed_response_alg,
           maxActive: deps.config.limits.maxClientsPerUser,
         });
         res.status(201).json(presentCreatedClient(created));
@@ -65,6 +66,7 @@ export function clientsHandlers(deps: AuthDeps) {
         clientUri: body.client_uri,
         policyUri: body.policy_uri,
         tosUri: body.tos_uri,
+        idTokenAlg: body.id_token_signed_response_alg,
       });
       res.json(presentClient(client));
     },

@@ -67,6 +67,7 @@ describe('POST /account/clients', () => {
       policy_uri: null,
       tos_uri: null,
       public: false,
+      id_token_signed_response_alg: 'RS256',
       created_at: new Date(system.clock.now()).toISOString(),
       status: 'active',
       revoked_at: null,

@@ -35,6 +35,7 @@ export function makeClient(overrides: Partial<ClientJson> = {}): ClientJson {
     policy_uri: null,
     tos_uri: null,
     public: false,
+    id_token_signed_response_alg: 'RS256',
     created_at: iso(NOW - 30 * DAY),
     status: 'active',
     revoked_at: null,

@@ -118,6 +118,7 @@ export const handlers = [
       redirect_uri?: string;
       post_logout_redirect_uri?: string;
       public?: boolean;
+      id_token_signed_response_alg?: ClientJson['id_token_signed_response_alg'];
     };
     const refused = guard(request);
     if (refused) return refused;
@@ -130,6 +131,7 @@ export const handlers = [
       redirect_uri: body.redirect_uri ?? '',
       post_logout_redirect_uri: body.post_logout_redirect_uri ?? null,
       public: body.public === true,
+      id_token_signed_response_alg: body.id_token_signed_response_alg ?? 'RS256',
       created_at: iso(Date.now()),
     });
     db.clients.unshift(client);
@@ -169,6 +171,9 @@ export const handlers = [
       ...(body.client_uri !== undefined && { client_uri: body.client_uri }),
       ...(body.policy_uri !== undefined && { policy_uri: body.policy_uri }),
       ...(body.tos_uri !== undefined && { tos_uri: body.tos_uri }),
+      ...(body.id_token_signed_response_alg !== undefined && {
+        id_token_signed_response_alg: body.id_token_signed_response_alg,
+      }),
     });
     return HttpResponse.json<ClientJson>(client);
   }),

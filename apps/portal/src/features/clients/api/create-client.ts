@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateClientRequest } from '@latchkey/contracts';
+import type { CreateClientRequest, IdTokenSignedResponseAlg } from '@latchkey/contracts';
 import { accountRequest } from '../../../lib/api-client.ts';
 import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
 
@@ -10,6 +10,8 @@ export interface NewClient {
   postLogoutRedirectUri?: string;
   /** PC-01: no secret; the app signs people in with PKCE. */
   public?: boolean;
+  /** OI-20: left out, the server's default (RS256). */
+  idTokenAlg?: IdTokenSignedResponseAlg;
 }
 
 export interface CreatedClient {
@@ -25,6 +27,7 @@ export async function createClient(input: NewClient): Promise<CreatedClient> {
     redirect_uri: input.redirectUri,
     ...(input.postLogoutRedirectUri ? { post_logout_redirect_uri: input.postLogoutRedirectUri } : {}),
     ...(input.public ? { public: true } : {}),
+    ...(input.idTokenAlg ? { id_token_signed_response_alg: input.idTokenAlg } : {}),
   };
   const body = await accountRequest('POST', '/clients', { json });
   return { client: body.client, clientSecret: body.client_secret };

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UpdateClientRequest } from '@latchkey/contracts';
+import type { IdTokenSignedResponseAlg, UpdateClientRequest } from '@latchkey/contracts';
 import { accountRequest } from '../../../lib/api-client.ts';
 import { clientsQueryOptions, type OAuthClient } from './get-clients.ts';
 
@@ -12,6 +12,8 @@ export interface ClientEdit {
   homepage: string;
   privacyPolicy: string;
   terms: string;
+  /** OI-20: left out, unchanged. */
+  idTokenAlg?: IdTokenSignedResponseAlg;
 }
 
 /** PATCH /bff/api/clients/:id: effective on the application's next sign-in. */
@@ -24,6 +26,7 @@ export function updateClient(id: string, edit: ClientEdit): Promise<OAuthClient>
     client_uri: edit.homepage || null,
     policy_uri: edit.privacyPolicy || null,
     tos_uri: edit.terms || null,
+    ...(edit.idTokenAlg ? { id_token_signed_response_alg: edit.idTokenAlg } : {}),
   };
   return accountRequest('PATCH', '/clients/:id', { id, json });
 }

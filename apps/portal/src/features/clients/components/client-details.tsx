@@ -126,6 +126,9 @@ function Details({ client }: { client: OAuthClient }) {
         <Item term="Terms of service">
           <External href={client.tos_uri} />
         </Item>
+        <Item term="ID token signing algorithm">
+          <code>{client.id_token_signed_response_alg}</code>
+        </Item>
         <Item term="Post-logout redirect URL">
           {client.post_logout_redirect_uri === null ? (
             <span className="muted">None</span>

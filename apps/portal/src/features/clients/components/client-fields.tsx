@@ -1,5 +1,5 @@
 import type { ReactNode, Ref } from 'react';
-import { MAX_NAME_LENGTH } from '@latchkey/contracts';
+import { ID_TOKEN_SIGNED_RESPONSE_ALGS, MAX_NAME_LENGTH, type IdTokenSignedResponseAlg } from '@latchkey/contracts';
 import { Field } from '../../../components/field.tsx';
 
 interface TextFieldProps<E extends HTMLElement> {
@@ -55,6 +55,52 @@ export function UrlField({
           value={value}
           onChange={(event) => onChange(event.target.value)}
         />
+      )}
+    </Field>
+  );
+}
+
+/** How each ID token algorithm is offered (OI-20); RS256 first, the default. */
+const ID_TOKEN_ALG_LABELS: Record<IdTokenSignedResponseAlg, string> = {
+  RS256: 'RS256 (RSA, the default)',
+  ES256: 'ES256 (ECDSA, curve P‑256)',
+};
+
+/**
+ * OI-20: ID token signing algorithm (`id_token_signed_response_alg`), in New client and Edit
+ * client; only RS256 and ES256 are offered, and the server refuses anything else.
+ */
+export function IdTokenAlgField({
+  value,
+  error,
+  ref,
+  onChange,
+}: {
+  value: IdTokenSignedResponseAlg;
+  error: string | undefined;
+  ref: Ref<HTMLSelectElement>;
+  onChange: (value: IdTokenSignedResponseAlg) => void;
+}) {
+  return (
+    <Field
+      label="ID token signing algorithm"
+      error={error}
+      hint="How Latchkey signs the ID tokens your application gets when it asks for the openid scope. Keep RS256 unless your library needs ES256."
+    >
+      {(control) => (
+        <select
+          {...control}
+          ref={ref}
+          name="id_token_signed_response_alg"
+          value={value}
+          onChange={(event) => onChange(event.target.value as IdTokenSignedResponseAlg)}
+        >
+          {ID_TOKEN_SIGNED_RESPONSE_ALGS.map((alg) => (
+            <option key={alg} value={alg}>
+              {ID_TOKEN_ALG_LABELS[alg]}
+            </option>
+          ))}
+        </select>
       )}
     </Field>
   );

@@ -3,7 +3,8 @@ import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx'
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import { useCreateClient, type CreatedClient } from '../api/create-client.ts';
-import { ClientNameField, UrlField } from './client-fields.tsx';
+import type { IdTokenSignedResponseAlg } from '@latchkey/contracts';
+import { ClientNameField, IdTokenAlgField, UrlField } from './client-fields.tsx';
 import { validateClientForm } from '../validation/client-form.ts';
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
@@ -11,6 +12,7 @@ const SERVER_FIELDS = {
   name: 'name',
   redirect_uri: 'redirectUri',
   post_logout_redirect_uri: 'postLogoutRedirectUri',
+  id_token_signed_response_alg: 'idTokenAlg',
 } as const;
 
 /**
@@ -68,17 +70,22 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
   const [redirectUri, setRedirectUri] = useState('');
   const [postLogoutRedirectUri, setPostLogoutRedirectUri] = useState('');
   const [isPublic, setPublic] = useState(false);
+  const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>('RS256');
   const publicHintId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUriRef = useRef<HTMLInputElement>(null);
   const postLogoutRedirectUriRef = useRef<HTMLInputElement>(null);
+  const idTokenAlgRef = useRef<HTMLSelectElement>(null);
   const fieldErrors = useFieldErrors({
-    fields: ['name', 'redirectUri', 'postLogoutRedirectUri'],
+    fields: ['name', 'redirectUri', 'postLogoutRedirectUri', 'idTokenAlg'],
     serverFields: SERVER_FIELDS,
     focus: (field) =>
-      ({ name: nameRef, redirectUri: redirectUriRef, postLogoutRedirectUri: postLogoutRedirectUriRef })[
-        field
-      ].current?.focus(),
+      ({
+        name: nameRef,
+        redirectUri: redirectUriRef,
+        postLogoutRedirectUri: postLogoutRedirectUriRef,
+        idTokenAlg: idTokenAlgRef,
+      })[field].current?.focus(),
   });
   const { errors } = fieldErrors;
   const createClient = useCreateClient({ onCreated });
@@ -91,6 +98,8 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
         redirectUri: redirectUri.trim(),
         postLogoutRedirectUri: postLogoutRedirectUri.trim(),
         public: isPublic,
+        // OI-20: the server's default (RS256) is left out, like `public: false`.
+        ...(idTokenAlg !== 'RS256' && { idTokenAlg }),
       },
       { onError: fieldErrors.showServerError },
     );
@@ -158,6 +167,15 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
         onChange={(value) => {
           setPostLogoutRedirectUri(value);
           fieldErrors.clear('postLogoutRedirectUri');
+        }}
+      />
+      <IdTokenAlgField
+        value={idTokenAlg}
+        error={errors.idTokenAlg}
+        ref={idTokenAlgRef}
+        onChange={(value) => {
+          setIdTokenAlg(value);
+          fieldErrors.clear('idTokenAlg');
         }}
       />
     </CreateForm>

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { MAX_DESCRIPTION_LENGTH, MAX_REDIRECT_URIS } from '@latchkey/contracts';
+import { MAX_DESCRIPTION_LENGTH, MAX_REDIRECT_URIS, type IdTokenSignedResponseAlg } from '@latchkey/contracts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
@@ -8,10 +8,11 @@ import { showToast } from '../../../lib/toasts.ts';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import type { OAuthClient } from '../api/get-clients.ts';
 import { useUpdateClient } from '../api/update-client.ts';
-import { ClientNameField, UrlField } from './client-fields.tsx';
+import { ClientNameField, IdTokenAlgField, UrlField } from './client-fields.tsx';
 import { parseRedirectUrls, validateClientEditForm, type ClientEditInput } from '../validation/client-form.ts';
 
-type FormField = keyof ClientEditInput;
+/** The text fields, and the ID token algorithm select (OI-20). */
+type FormField = keyof ClientEditInput | 'idTokenAlg';
 
 const FIELDS: readonly FormField[] = [
   'name',
@@ -21,6 +22,7 @@ const FIELDS: readonly FormField[] = [
   'privacyPolicy',
   'terms',
   'postLogoutRedirectUri',
+  'idTokenAlg',
 ];
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
@@ -33,6 +35,7 @@ const SERVER_FIELDS = {
   policy_uri: 'privacyPolicy',
   tos_uri: 'terms',
   post_logout_redirect_uri: 'postLogoutRedirectUri',
+  id_token_signed_response_alg: 'idTokenAlg',
 } as const;
 
 /** The optional URL fields, in the order shown: the form's field, the request's, the label. */
@@ -73,6 +76,8 @@ function initialValues(client: OAuthClient): ClientEditInput {
  */
 export function EditClientDialog({ client, onClose }: { client: OAuthClient; onClose: () => void }) {
   const [values, setValues] = useState(() => initialValues(client));
+  const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>(client.id_token_signed_response_alg);
+  const idTokenAlgRef = useRef<HTMLSelectElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUrisRef = useRef<HTMLTextAreaElement>(null);
   const descriptionRef = useRef<HTMLTextAreaElement>(null);
@@ -86,14 +91,18 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
     fields: FIELDS,
     serverFields: SERVER_FIELDS,
     focus: (field) =>
-      ({ name: nameRef, redirectUris: redirectUrisRef, description: descriptionRef, ...urlRefs })[
-        field
-      ].current?.focus(),
+      ({
+        name: nameRef,
+        redirectUris: redirectUrisRef,
+        description: descriptionRef,
+        idTokenAlg: idTokenAlgRef,
+        ...urlRefs,
+      })[field].current?.focus(),
   });
   const { errors } = fieldErrors;
   const update = useUpdateClient(client.id);
 
-  function change(field: FormField, value: string): void {
+  function change(field: keyof ClientEditInput, value: string): void {
     setValues((current) => ({ ...current, [field]: value }));
     fieldErrors.clear(field);
   }
@@ -110,6 +119,8 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
         homepage: values.homepage.trim(),
         privacyPolicy: values.privacyPolicy.trim(),
         terms: values.terms.trim(),
+        // OI-20: sent only when changed, like an edit from the API.
+        ...(idTokenAlg !== client.id_token_signed_response_alg && { idTokenAlg }),
       },
       {
         onSuccess: (saved) => {
@@ -177,6 +188,15 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
             onChange={(value) => change(field, value)}
           />
         ))}
+        <IdTokenAlgField
+          value={idTokenAlg}
+          error={errors.idTokenAlg}
+          ref={idTokenAlgRef}
+          onChange={(value) => {
+            setIdTokenAlg(value);
+            fieldErrors.clear('idTokenAlg');
+          }}
+        />
         {fieldErrors.generalError(update.error) ? (
           <Alert tone="error">{fieldErrors.generalError(update.error)}</Alert>
         ) : null}
