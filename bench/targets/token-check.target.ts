@@ -8,6 +8,7 @@ import { authenticateBearer } from '../../apps/api/src/bearer/authenticate-beare
 import { parseBearerAuthorization } from '@latchkey/http';
 import { BODY_LIMIT_BYTES } from '../../apps/api/src/graphql/graphql.router.ts';
 import { bufferedBody, NOT_BUFFERED, readBody } from '../../apps/api/src/http/read-body.ts';
+import { resourceMetadataUrl } from '../../apps/api/src/resource-metadata/resource-metadata.route.ts';
 import { loadBenchConfig } from '../bench-config.ts';
 import { announce } from './target-ready.ts';
 
@@ -15,9 +16,10 @@ const config = loadBenchConfig();
 const db = await openDatabase(config, systemClock);
 const recorder = new LastUsedRecorder(db);
 const deps = { db, clock: systemClock, logger: createLogger({ level: 'silent' }) };
+const endpoint = { metadataUrl: resourceMetadataUrl(config.api.url, '/graphql') };
 const running = await serve(
   (req, res) => {
-    void authenticateBearer(deps, parseBearerAuthorization(req)).then(async (outcome) => {
+    void authenticateBearer(deps, parseBearerAuthorization(req), endpoint).then(async (outcome) => {
       if (!outcome.ok) {
         res.writeHead(outcome.rejection.status, outcome.rejection.headers).end();
         return;

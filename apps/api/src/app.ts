@@ -37,16 +37,14 @@ export function createApiApp(given: ApiDeps): ApiApp {
   const recorder = new LastUsedRecorder(deps.db, deps.lastUsedFlushMs, (err) =>
     deps.logger.error({ err }, 'could not record when tokens were last used; retrying with the next flush'),
   );
-  const route = graphqlRoute({
-    ...deps,
-    recorder,
-    graphql: createGraphqlHandler({
-      schema,
-      logger,
-      introspection: deps.config.graphqlIntrospection,
-      production: deps.config.env === 'production',
-    }),
+  // One handler, so /graphql and the MCP endpoint's graphql tool share one document cache.
+  const graphql = createGraphqlHandler({
+    schema,
+    logger,
+    introspection: deps.config.graphqlIntrospection,
+    production: deps.config.env === 'production',
   });
+  const route = graphqlRoute({ ...deps, recorder, graphql });
   const logRequest = requestLogger(logger);
   const health = healthEndpoints(deps);
   // PC-07: browser apps on the origin of a registered redirect URL may call /graphql, with the
@@ -66,7 +64,7 @@ export function createApiApp(given: ApiDeps): ApiApp {
       allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
       exposedHeaders: ['Mcp-Session-Id'],
     }),
-    mcpRoute({ ...deps, recorder }),
+    mcpRoute({ ...deps, recorder, graphql }),
   );
   // RS-13: a browser-based agent reads the metadata before it has a token.
   const answerResourceMetadata = withCors(

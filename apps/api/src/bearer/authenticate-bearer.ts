@@ -1,10 +1,11 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import { formatScope, type Scope } from '@latchkey/contracts';
+import { LATCHKEY_API_AUDIENCE, type Scope } from '@latchkey/contracts';
 import { authenticateAccessToken, InvalidToken, type Clock, type Principal } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/http';
 import type { BearerCredentials } from '@latchkey/http';
+import { challengesOf, type BearerEndpoint } from './challenge.ts';
 
 /** Why a request gets no further than the token check, as an HTTP answer. */
 export interface BearerRejection {
@@ -16,35 +17,52 @@ export interface BearerRejection {
 
 export type BearerOutcome = { ok: true; principal: Principal } | { ok: false; rejection: BearerRejection };
 
-const REALM = 'Bearer realm="api"';
+/** RS-06: what a token of another resource server is told. */
+export const NOT_FOR_THIS_API = 'The access token is not for this API.';
 
 /**
- * RFC 6750 §3 (D-6). Without credentials: 401 and a bare challenge, no `error` attribute
- * (§3.1 "the resource server SHOULD NOT include an error code"). A malformed header:
- * 400 `invalid_request`. A token that is unknown, expired, revoked, of a revoked client or
- * of a deleted user: 401 `invalid_token`.
+ * RFC 6750 §3 (D-6), with RS-14's `resource_metadata` pointing at `endpoint`'s RFC 9728
+ * document. Without credentials: 401 and no `error` attribute (§3.1 "the resource server SHOULD
+ * NOT include an error code").
  */
-export const NO_CREDENTIALS: BearerRejection = Object.freeze({
-  status: 401,
-  headers: { 'www-authenticate': REALM },
-  message: 'Authentication required',
-  code: 'UNAUTHENTICATED',
-});
-
-function malformed(reason: string): BearerRejection {
-  return { status: 400, headers: { 'www-authenticate': `${REALM}, error="invalid_request"` }, message: reason, code: 'BAD_REQUEST' };
+export function noCredentials(endpoint: BearerEndpoint): BearerRejection {
+  return {
+    status: 401,
+    headers: { 'www-authenticate': challengesOf(endpoint).noCredentials },
+    message: 'Authentication required',
+    code: 'UNAUTHENTICATED',
+  };
 }
 
-function invalidToken(description: string): BearerRejection {
-  return { status: 401, headers: { 'www-authenticate': `${REALM}, error="invalid_token"` }, message: description, code: 'UNAUTHENTICATED' };
+/** A malformed Authorization header: 400 `invalid_request`. */
+export function malformed(endpoint: BearerEndpoint, reason: string): BearerRejection {
+  return {
+    status: 400,
+    headers: { 'www-authenticate': challengesOf(endpoint).invalidRequest(reason) },
+    message: reason,
+    code: 'BAD_REQUEST',
+  };
 }
 
 /**
- * SC-06 (RFC 6750 §3.1): the token is valid but lacks a scope the request needs; `scope` names
- * the ones it lacks, in registry order.
+ * A token that is unknown, expired, revoked, of a revoked client, of a deleted user, or for
+ * another resource server (RS-06): 401 `invalid_token`.
  */
-export function insufficientScopeChallenge(missing: readonly Scope[]): string {
-  return `${REALM}, error="insufficient_scope", scope="${formatScope(missing)}"`;
+export function invalidToken(endpoint: BearerEndpoint, description: string): BearerRejection {
+  return {
+    status: 401,
+    headers: { 'www-authenticate': challengesOf(endpoint).invalidToken(description) },
+    message: description,
+    code: 'UNAUTHENTICATED',
+  };
+}
+
+/**
+ * SC-06, RS-15 (RFC 6750 §3.1): the token is valid but lacks a scope the request needs; `scope`
+ * names the ones it lacks, in registry order, and `resource_metadata` the endpoint's document.
+ */
+export function insufficientScopeChallenge(endpoint: BearerEndpoint, missing: readonly Scope[]): string {
+  return challengesOf(endpoint).insufficientScope(missing);
 }
 
 /**
@@ -65,20 +83,36 @@ export interface BearerDeps {
   logger: Logger;
 }
 
-export async function authenticateBearer(deps: BearerDeps, credentials: BearerCredentials): Promise<BearerOutcome> {
-  if (credentials.kind === 'none') return { ok: false, rejection: NO_CREDENTIALS };
-  if (credentials.kind === 'malformed') return { ok: false, rejection: malformed(credentials.reason) };
+/**
+ * The API's token check at `endpoint` (/graphql, /mcp): the header's verdict, then one indexed
+ * read, then the audience. Nothing about the endpoint is worked out on the way to a principal;
+ * a rejection's challenge was built on the endpoint's first use (challenge.ts).
+ */
+export async function authenticateBearer(
+  deps: BearerDeps,
+  credentials: BearerCredentials,
+  endpoint: BearerEndpoint,
+): Promise<BearerOutcome> {
+  if (credentials.kind === 'none') return { ok: false, rejection: noCredentials(endpoint) };
+  if (credentials.kind === 'malformed') return { ok: false, rejection: malformed(endpoint, credentials.reason) };
+  let principal: Principal;
   try {
     // Prefix and CRC32 are checked inside before any database read (DD-3).
-    return { ok: true, principal: await authenticateAccessToken(deps.db, deps.clock, credentials.token) };
+    principal = await authenticateAccessToken(deps.db, deps.clock, credentials.token);
   } catch (err) {
     const kind = classifyError(err);
     if (kind.kind === 'domain' && kind.error instanceof InvalidToken) {
-      return { ok: false, rejection: invalidToken(kind.error.description) };
+      return { ok: false, rejection: invalidToken(endpoint, kind.error.description) };
     }
     // Anything else is not the token's fault: an outage (503) or a bug, which the app answers 500.
     if (kind.kind !== 'dependency') throw err;
     deps.logger.error({ err }, 'token check failed: database unavailable');
     return { ok: false, rejection: UNAVAILABLE };
   }
+  // RS-06 (RFC 8707, RFC 9068 §4): a token minted for another resource server is no token here,
+  // however valid it is there. The audience came with the token's row: no further read.
+  if (principal.audience !== LATCHKEY_API_AUDIENCE) {
+    return { ok: false, rejection: invalidToken(endpoint, NOT_FOR_THIS_API) };
+  }
+  return { ok: true, principal };
 }

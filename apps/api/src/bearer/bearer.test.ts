@@ -4,9 +4,9 @@ import { generateToken, TokenPrefix } from '@latchkey/credentials';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { makePat, makeUser } from '#test/support/fixtures.ts';
 import {
-  BARE_CHALLENGE,
-  INVALID_REQUEST_CHALLENGE,
-  INVALID_TOKEN_CHALLENGE,
+  bareChallenge,
+  invalidRequestChallenge,
+  invalidTokenChallenge,
   postGraphql,
   type GraphqlAnswer,
 } from '../testing/post-graphql.ts';
@@ -32,9 +32,13 @@ function expectNoStore(answer: GraphqlAnswer): void {
   expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
 }
 
+/** RFC 6750 §3: `error_description` may not hold `"`, so the header's quotes become single ones there. */
+const MUST_BE_BEARER = "The Authorization header must be 'Bearer <token>'.";
+
 function expectInvalidRequest(answer: GraphqlAnswer): void {
   expect(answer.status).toBe(400);
-  expect(answer.headers.get('www-authenticate')).toBe(INVALID_REQUEST_CHALLENGE);
+  expect(answer.headers.get('www-authenticate')).toBe(invalidRequestChallenge(system.apiUrl, MUST_BE_BEARER));
+  expect(answer.json.errors[0].message).toBe('The Authorization header must be "Bearer <token>".');
   expect(answer.json.errors[0].extensions.code).toBe('BAD_REQUEST');
   expect(answer.json.data).toBeUndefined();
   expectNoStore(answer);
@@ -42,7 +46,7 @@ function expectInvalidRequest(answer: GraphqlAnswer): void {
 
 function expectInvalidToken(answer: GraphqlAnswer): void {
   expect(answer.status).toBe(401);
-  expect(answer.headers.get('www-authenticate')).toBe(INVALID_TOKEN_CHALLENGE);
+  expect(answer.headers.get('www-authenticate')).toBe(invalidTokenChallenge(system.apiUrl));
   expect(answer.json.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   expect(answer.json.data).toBeUndefined();
   expectNoStore(answer);
@@ -65,10 +69,12 @@ describe('RFC 6750 bearer authentication at /graphql (D-6)', () => {
     expectNoStore(answer);
   });
 
-  it('GQ-01 no Authorization: 401, bare Bearer challenge without error, documented body', async () => {
+  it('GQ-01, RS-14 no Authorization: 401, a Bearer challenge without error naming the metadata, documented body', async () => {
     const answer = await postGraphql(system.apiUrl, {});
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(BARE_CHALLENGE);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer realm="api", resource_metadata="${system.apiUrl}/.well-known/oauth-protected-resource/graphql"`,
+    );
     expect(answer.json).toEqual(UNAUTHENTICATED_BODY);
     expectNoStore(answer);
   });
@@ -118,7 +124,7 @@ describe('RFC 6750 bearer authentication at /graphql (D-6)', () => {
   it('GQ-06 Basic: 401 with the Bearer challenge and no error code (unsupported method, RFC 6750 §3.1)', async () => {
     const answer = await withAuthorization(`Basic ${Buffer.from(`user:${pat}`).toString('base64')}`);
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(BARE_CHALLENGE);
+    expect(answer.headers.get('www-authenticate')).toBe(bareChallenge(system.apiUrl));
     expect(answer.json).toEqual(UNAUTHENTICATED_BODY);
     expectNoStore(answer);
   });
@@ -156,7 +162,9 @@ describe('RFC 6750 bearer authentication at /graphql (D-6)', () => {
       req.end(body);
     });
     expect(answer.status).toBe(400);
-    expect(answer.headers['www-authenticate']).toBe(INVALID_REQUEST_CHALLENGE);
+    expect(answer.headers['www-authenticate']).toBe(
+      invalidRequestChallenge(system.apiUrl, 'Send exactly one Authorization header.'),
+    );
     expect(answer.headers['cache-control']).toBe('no-store');
     expect(JSON.parse(answer.body).errors[0]).toEqual({
       message: 'Send exactly one Authorization header.',
@@ -185,11 +193,11 @@ describe('RFC 6750 bearer authentication at /graphql (D-6)', () => {
   it('RF-03 a token in ?access_token= is ignored: 401 as unauthenticated', async () => {
     const answer = await postGraphql(system.apiUrl, { path: `/graphql?access_token=${pat}` });
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(BARE_CHALLENGE);
+    expect(answer.headers.get('www-authenticate')).toBe(bareChallenge(system.apiUrl));
     expect(answer.json).toEqual(UNAUTHENTICATED_BODY);
     const viaGet = await postGraphql(system.apiUrl, { method: 'GET', path: `/graphql?query=%7Bprofile%7Bname%7D%7D&access_token=${pat}` });
     expect(viaGet.status).toBe(401);
-    expect(viaGet.headers.get('www-authenticate')).toBe(BARE_CHALLENGE);
+    expect(viaGet.headers.get('www-authenticate')).toBe(bareChallenge(system.apiUrl));
   });
 
   it('RF-04 rejected tokens are never written to the log', async () => {

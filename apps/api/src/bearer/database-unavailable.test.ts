@@ -9,7 +9,7 @@ import { createDatabase, databaseOptionsFor, sqlitePathFor, type Db } from '@lat
 import { startPostgres, type PostgresCluster } from '#test/support/postgres.ts';
 import { testEngine } from '#test/support/test-database.ts';
 import { capturingLogger, startStandaloneApi, type StandaloneApi } from '../testing/api-server.ts';
-import { postGraphql, type GraphqlAnswer } from '../testing/post-graphql.ts';
+import { invalidTokenChallenge, postGraphql, type GraphqlAnswer } from '../testing/post-graphql.ts';
 
 /** D-10: the answer when the token could not be checked. */
 function expectUnavailable(answer: GraphqlAnswer): void {
@@ -29,6 +29,8 @@ describe.runIf(testEngine() === 'sqlite')('D-10 the token cannot be checked (SQL
   let db: Db;
   let api: StandaloneApi;
   let lines: string[];
+  /** API_URL, which the challenges name (the server listens elsewhere). */
+  let apiUrl: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'latchkey-api-dbdown-'));
@@ -40,6 +42,7 @@ describe.runIf(testEngine() === 'sqlite')('D-10 the token cannot be checked (SQL
     const captured = capturingLogger();
     lines = captured.lines;
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    apiUrl = config.api.url;
     api = await startStandaloneApi({ config, db, clock: new ManualClock(), logger: captured.logger });
   });
   afterAll(async () => {
@@ -59,7 +62,7 @@ describe.runIf(testEngine() === 'sqlite')('D-10 the token cannot be checked (SQL
   it('a token that fails the format check is still refused as invalid_token without touching the database', async () => {
     const answer = await postGraphql(api.url, { token: 'lkp_notavalidtokenatall' });
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
+    expect(answer.headers.get('www-authenticate')).toBe(invalidTokenChallenge(apiUrl));
   });
 });
 
@@ -74,6 +77,8 @@ describe.runIf(testEngine() === 'postgres')('D-10 the token cannot be checked (P
   let api: StandaloneApi;
   let lines: string[];
   let token: string;
+  /** API_URL, which the challenges name (the server listens elsewhere). */
+  let apiUrl: string;
 
   beforeAll(async () => {
     cluster = await startPostgres({ maxConnections: 20 });
@@ -86,6 +91,7 @@ describe.runIf(testEngine() === 'postgres')('D-10 the token cannot be checked (P
       DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
       LOG_LEVEL: 'silent',
     });
+    apiUrl = config.api.url;
     db = createDatabase(databaseOptionsFor(config));
     const clock = new ManualClock();
     const user = await createUser(db, clock, { email: 'ada@example.test', password: 'quiet lantern meadow', name: 'Ada' });
@@ -144,7 +150,7 @@ describe.runIf(testEngine() === 'postgres')('D-10 the token cannot be checked (P
     try {
       const answer = await postGraphql(api.url, { token: 'lkp_notavalidtokenatall' });
       expect(answer.status).toBe(401);
-      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
+      expect(answer.headers.get('www-authenticate')).toBe(invalidTokenChallenge(apiUrl));
     } finally {
       await cluster.start();
     }

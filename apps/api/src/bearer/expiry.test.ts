@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAllTokens, redeemAuthorizationCode, type User } from '@latchkey/core';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { makeClient, makeCode, makePat, makeUser } from '#test/support/fixtures.ts';
-import { INVALID_TOKEN_CHALLENGE, postGraphql } from '../testing/post-graphql.ts';
+import { invalidTokenChallenge, postGraphql } from '../testing/post-graphql.ts';
 
 // This file moves the clock a year forward, so it has a system of its own.
 let system: TestSystem;
@@ -45,7 +45,7 @@ describe('GQ-10/RV-05 tokens expire after one year', () => {
     for (const token of [pat, oauth.accessToken]) {
       const answer = await postGraphql(system.apiUrl, { token });
       expect(answer.status).toBe(401);
-      expect(answer.headers.get('www-authenticate')).toBe(INVALID_TOKEN_CHALLENGE);
+      expect(answer.headers.get('www-authenticate')).toBe(invalidTokenChallenge(system.apiUrl, 'The access token expired.'));
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(answer.json).toEqual({ errors: [{ message: 'The access token expired.', extensions: { code: 'UNAUTHENTICATED' } }] });
     }

@@ -14,7 +14,7 @@ import {
 } from '@latchkey/core';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { makeClient, makeCode, makePat, makeUser } from '#test/support/fixtures.ts';
-import { INVALID_TOKEN_CHALLENGE, postGraphql } from '../testing/post-graphql.ts';
+import { invalidTokenChallenge, postGraphql } from '../testing/post-graphql.ts';
 
 let system: TestSystem;
 let user: User;
@@ -51,7 +51,7 @@ async function expectWorks(token: string, name: string): Promise<void> {
 async function expectRevoked(token: string): Promise<void> {
   const answer = await postGraphql(system.apiUrl, { token });
   expect(answer.status).toBe(401);
-  expect(answer.headers.get('www-authenticate')).toBe(INVALID_TOKEN_CHALLENGE);
+  expect(answer.headers.get('www-authenticate')).toBe(invalidTokenChallenge(system.apiUrl));
   expect(answer.headers.get('cache-control')).toBe('no-store');
   expect(answer.json.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   expect(answer.json.data).toBeUndefined();

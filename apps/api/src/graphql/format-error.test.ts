@@ -2,6 +2,7 @@ import { LATCHKEY_API_AUDIENCE } from '@latchkey/contracts';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@latchkey/core';
+import { challengesOf } from '../bearer/challenge.ts';
 import { capturingLogger } from '../testing/api-server.ts';
 import { createGraphqlHandler } from './graphql.handler.ts';
 import { GraphQLError, GraphQLObjectType, GraphQLSchema, GraphQLString } from './graphql-js.ts';
@@ -48,7 +49,12 @@ async function run(query: string, logger = capturingLogger()) {
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ query }),
     raw: { headers: {} } as IncomingMessage,
-    context: { principal },
+    context: {
+      principal,
+      challenges: challengesOf({
+        metadataUrl: 'https://api.example.test/.well-known/oauth-protected-resource/graphql',
+      }),
+    },
   });
   return { status: init.status, body: JSON.parse(body!), text: body!, lines: logger.lines };
 }
@@ -75,7 +81,12 @@ describe('GQ-29 resolver errors are masked', () => {
   it('a deliberate GraphQLError keeps its message and code', async () => {
     const answer = await run('{ forbidden }');
     expect(answer.body.errors).toEqual([
-      { message: 'You may not see this.', locations: [{ line: 1, column: 3 }], path: ['forbidden'], extensions: { code: 'FORBIDDEN' } },
+      {
+        message: 'You may not see this.',
+        locations: [{ line: 1, column: 3 }],
+        path: ['forbidden'],
+        extensions: { code: 'FORBIDDEN' },
+      },
     ]);
     expect(answer.lines).toEqual([]);
   });

@@ -7,8 +7,14 @@ import { DocumentCache } from './document-cache.ts';
 import { createFastPath, type FastPath } from './fast-path/fast-path.ts';
 import { createRequiredScopes } from './field-scopes.ts';
 import { createFormatError, withoutSuggestions } from './format-error.ts';
-import type { GraphQLSchema } from './graphql-js.ts';
-import { answerScopeRefusal, executeWithinScopes } from './insufficient-scope.ts';
+import { execute, getOperationAST, GraphQLError, type ExecutionResult, type GraphQLSchema } from './graphql-js.ts';
+import {
+  answerScopeRefusal,
+  executeWithinScopes,
+  missingScopes,
+  ScopeRefusal,
+  type RouteContext,
+} from './insufficient-scope.ts';
 import { LIMITS, validationRules } from './validation-rules.ts';
 
 export interface GraphqlHandlerOptions {
@@ -20,7 +26,22 @@ export interface GraphqlHandlerOptions {
 }
 
 /** graphql-http's handler, with the fast path for the common request beside it (fast-path/fast-path.ts). */
-export type GraphqlHandler = Handler<IncomingMessage, ApiContext> & { fast: FastPath };
+export type GraphqlHandler = Handler<IncomingMessage, RouteContext> & { fast: FastPath; run: RunQuery };
+
+/** One GraphQL request with no HTTP around it (the MCP `graphql` tool's input). */
+export interface QueryRequest {
+  query: string;
+  variables?: Record<string, unknown> | undefined;
+  operationName?: string | undefined;
+}
+
+/**
+ * RS-19: runs a query as `context.principal` through what `/graphql` runs it through: the same
+ * document cache (parse limits, validation rules, GQ-17's wording), per-field scopes (SC-06: a
+ * refusal runs nothing) and error masking (GQ-29). Anything but a query (a mutation, a
+ * subscription) is refused before validation. Failures are results with `errors`, never thrown.
+ */
+export type RunQuery = (request: QueryRequest, context: ApiContext) => Promise<ExecutionResult>;
 
 /**
  * graphql-http's spec handler (D-7: its status codes, its audit) with graphql-js 16, and a
@@ -54,7 +75,7 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
   const formatError = createFormatError(options.logger);
   const scopesOf = createRequiredScopes(options.schema);
   const coercionFailure = answerCoercionFailure(formatError);
-  const handler = createHandler<IncomingMessage, ApiContext, ApiContext>({
+  const handler = createHandler<IncomingMessage, RouteContext, ApiContext>({
     schema: options.schema,
     parse: documents.parse,
     validate: documents.validate,
@@ -67,5 +88,39 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
     onOperation: (req, args, result) => answerScopeRefusal(req, result) ?? coercionFailure(req, args, result),
     formatError,
   });
-  return Object.assign(handler, { fast: createFastPath({ schema: options.schema, documents, formatError, scopesOf }) });
+  const run: RunQuery = async (request, context) => {
+    let document;
+    try {
+      document = documents.parse(request.query);
+    } catch (err) {
+      if (err instanceof GraphQLError) return { errors: [err] };
+      throw err;
+    }
+    const operation = getOperationAST(document, request.operationName) ?? undefined;
+    if (operation !== undefined && operation.operation !== 'query') {
+      return { errors: [new GraphQLError(`Only queries run here; this is a ${operation.operation}.`)] };
+    }
+    const invalid = documents.validate(options.schema, document);
+    if (invalid.length > 0) return { errors: invalid };
+    if (operation === undefined) {
+      const message = request.operationName
+        ? `Unknown operation named "${request.operationName}".`
+        : 'Must provide operation name if query contains multiple operations.';
+      return { errors: [new GraphQLError(message)] };
+    }
+    const missing = missingScopes(context.principal.scopes, scopesOf(document, operation));
+    if (missing.length > 0) return new ScopeRefusal(missing);
+    const result = await execute({
+      schema: options.schema,
+      document,
+      operationName: request.operationName,
+      variableValues: request.variables,
+      contextValue: context,
+    });
+    return result.errors ? { ...result, errors: result.errors.map((e) => formatError(e) as GraphQLError) } : result;
+  };
+  return Object.assign(handler, {
+    fast: createFastPath({ schema: options.schema, documents, formatError, scopesOf }),
+    run,
+  });
 }

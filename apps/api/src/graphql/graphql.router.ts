@@ -1,19 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '@latchkey/config';
 import type { Clock, LastUsedRecorder } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
+import { challengesOf } from '../bearer/challenge.ts';
 import { parseBearerAuthorization } from '@latchkey/http';
 import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-response.ts';
 import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from '../http/read-body.ts';
-import type { ApiContext } from './api-context.ts';
+import { resourceMetadataUrl } from '../resource-metadata/resource-metadata.route.ts';
 import type { GraphqlHandler } from './graphql.handler.ts';
+import type { RouteContext } from './insufficient-scope.ts';
 import { GRAPHQL_RESPONSE, RESPONSE_CONTENT_TYPE, responseMediaType } from './media-types.ts';
 
 /** GQ-21: far above any real query of this schema (GQ-22 stops a document at 2,000 tokens). */
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
 export interface GraphqlRouteDeps {
+  config: Pick<Config, 'api'>;
   db: Db;
   clock: Clock;
   logger: Logger;
@@ -26,19 +30,21 @@ export interface GraphqlRouteDeps {
  * indexed read) → body → the fast path for a POST of a cached, valid document (fast-path/fast-path.ts),
  * else graphql-http (request params, cached parse and validation, the token's scopes (SC-06),
  * execution). Every operation needs a token, so nothing is parsed for an anonymous caller.
+ * Its 401s and 403s point at `/graphql`'s RFC 9728 document (RS-14, RS-15).
  */
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const challenges = challengesOf({ metadataUrl: resourceMetadataUrl(deps.config.api.url, '/graphql') });
   return async (req, res) => {
     // D-6: the header's syntax is judged first, with no I/O: `Bearer` without a token is 400 (GQ-02),
     // and the scheme is Bearer in any case (GQ-05).
     const credentials = parseBearerAuthorization(req);
     if (declaresTooLargeBody(req)) return sendTooLarge(req, res);
 
-    const outcome = await authenticateBearer(deps, credentials);
+    const outcome = await authenticateBearer(deps, credentials, challenges);
     if (!outcome.ok) return sendRejection(req, res, outcome.rejection);
     deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
 
-    const context: ApiContext = { principal: outcome.principal };
+    const context: RouteContext = { principal: outcome.principal, challenges };
     let body: string | null = null;
     if (req.method === 'POST') {
       const buffered = bufferedBody(req, BODY_LIMIT_BYTES);
@@ -94,7 +100,10 @@ function sendTooLarge(req: IncomingMessage, res: ServerResponse): void {
   sendJsonError(res, 413, message, 'PAYLOAD_TOO_LARGE', { connection: 'close' }, errorContentType(req));
 }
 
-/** GQ-01: no credentials is 401 with the bare Bearer challenge and the documented `UNAUTHENTICATED` body. */
+/**
+ * GQ-01: no credentials is 401 with a challenge without `error` (only `realm` and RS-14's
+ * `resource_metadata`) and the documented `UNAUTHENTICATED` body.
+ */
 function sendRejection(req: IncomingMessage, res: ServerResponse, rejection: BearerRejection): void {
   sendJsonError(res, rejection.status, rejection.message, rejection.code, rejection.headers, errorContentType(req));
 }

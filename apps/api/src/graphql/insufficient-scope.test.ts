@@ -4,7 +4,7 @@ import { createPersonalAccessToken, issueAuthorizationCode, redeemAuthorizationC
 import { makeClient, makePat, useUsers } from '#test/support/fixtures.ts';
 import { perFile } from '#test/support/per-file.ts';
 import { useSystem } from '#test/support/system.ts';
-import { postGraphql, type GraphqlAnswer } from '../testing/post-graphql.ts';
+import { insufficientScopeChallenge, postGraphql, type GraphqlAnswer } from '../testing/post-graphql.ts';
 
 // SC-06 over HTTP with real tokens: each query is sent twice, so the first answer comes from
 // graphql-http's route (the document is not cached yet) and the second from the fast path.
@@ -66,9 +66,7 @@ async function twice(token: string, query: string, accept?: string): Promise<Gra
 
 function expectRefused(answer: GraphqlAnswer, missing: Scope[]): void {
   expect(answer.status).toBe(403);
-  expect(answer.headers.get('www-authenticate')).toBe(
-    `Bearer realm="api", error="insufficient_scope", scope="${missing.join(' ')}"`,
-  );
+  expect(answer.headers.get('www-authenticate')).toBe(insufficientScopeChallenge(system.apiUrl, missing.join(' ')));
   expect(answer.headers.get('cache-control')).toBe('no-store');
   // Nothing is partly answered: no `data` at all.
   expect(answer.json).toEqual({
@@ -153,5 +151,26 @@ describe('SC-06 the API enforces scopes per field', () => {
 
   it('SC-06 a token with email but not profile: 403 naming profile for { profile { id name email } }', async () => {
     expectRefused(await twice(await pat(['email']), '{ profile { id name email } }'), ['profile']);
+  });
+});
+
+describe('RS-15 a 403 for missing scopes is a step-up challenge', () => {
+  it.each(PROFILE_ONLY)(
+    'RS-15 %s asking for email: error="insufficient_scope", scope="email" and /graphql\'s resource_metadata, on both paths',
+    async (_label, token) => {
+      const answer = await twice(token(), '{ profile { name email } }');
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get('www-authenticate')).toBe(
+        `Bearer realm="api", error="insufficient_scope", scope="email", resource_metadata="${system.apiUrl}/.well-known/oauth-protected-resource/graphql"`,
+      );
+    },
+  );
+
+  it('RS-15 the document it names offers the missing scope, so a client can ask for it', async () => {
+    const answer = await twice(tokens.profilePat.token, '{ profile { email } }');
+    const url = /resource_metadata="([^"]+)"/.exec(answer.headers.get('www-authenticate')!)![1]!;
+    const document = await (await fetch(url)).json();
+    expect(document.resource).toBe(`${system.apiUrl}/graphql`);
+    expect(document.scopes_supported).toContain('email');
   });
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'graphql-http';
 import { coversScopes, formatScope, type Scope } from '@latchkey/contracts';
-import { insufficientScopeChallenge } from '../bearer/authenticate-bearer.ts';
+import type { EndpointChallenges } from '../bearer/challenge.ts';
 import type { ApiContext } from './api-context.ts';
 import {
   execute,
@@ -15,6 +15,13 @@ import {
 import { RESPONSE_CONTENT_TYPE, responseMediaType, type ResponseMediaType } from './media-types.ts';
 
 const NONE: readonly Scope[] = Object.freeze([]);
+
+/**
+ * What the route hands graphql-http and the fast path: the operation's context, and the
+ * challenges of the endpoint it was called at, so that a 403 points at that endpoint's
+ * metadata (RS-15). Both are made before the request: this is one more field, no work.
+ */
+export type RouteContext = ApiContext & { readonly challenges: EndpointChallenges };
 
 /** The scopes of `required` (registry order) that `held` lacks; empty when the token may run the operation. */
 export function missingScopes(held: readonly Scope[], required: readonly Scope[]): readonly Scope[] {
@@ -38,20 +45,22 @@ export class ScopeRefusal implements ExecutionResult {
 }
 
 /**
- * SC-06 (RFC 6750 §3.1): 403 with `error="insufficient_scope"` and the missing scopes in the
- * challenge, and a GraphQL error whose extensions name them, in the media type negotiated.
+ * SC-06, RS-15 (RFC 6750 §3.1, RFC 9728 §5.1): 403 with `error="insufficient_scope"`, the
+ * missing scopes and the endpoint's `resource_metadata` in the challenge (what a client steps up
+ * with), and a GraphQL error whose extensions name the scopes, in the media type negotiated.
  * The fast path and graphql-http's route both answer through here, so their bytes agree.
  */
 export function scopeRefusalAnswer(
   refusal: ScopeRefusal,
   mediaType: ResponseMediaType,
+  challenges: EndpointChallenges,
 ): readonly [body: string, status: 403, contentType: string, headers: Record<string, string>] {
   const contentType = RESPONSE_CONTENT_TYPE[mediaType];
   return [
     JSON.stringify({ errors: refusal.errors }),
     403,
     contentType,
-    { 'content-type': contentType, 'www-authenticate': insufficientScopeChallenge(refusal.missing) },
+    { 'content-type': contentType, 'www-authenticate': challenges.insufficientScope(refusal.missing) },
   ];
 }
 
@@ -71,9 +80,10 @@ export function executeWithinScopes(
 }
 
 /** graphql-http's `onOperation` hook: answers a ScopeRefusal 403. */
-export function answerScopeRefusal(req: Request<IncomingMessage, ApiContext>, result: unknown): Response | undefined {
+export function answerScopeRefusal(req: Request<IncomingMessage, RouteContext>, result: unknown): Response | undefined {
   if (!(result instanceof ScopeRefusal)) return undefined;
   // graphql-http negotiated the media type before it got this far, so there is one.
-  const [body, status, , headers] = scopeRefusalAnswer(result, responseMediaType(req.raw.headers.accept)!);
+  const mediaType = responseMediaType(req.raw.headers.accept)!;
+  const [body, status, , headers] = scopeRefusalAnswer(result, mediaType, req.context.challenges);
   return [body, { status, statusText: 'Forbidden', headers }];
 }

@@ -5,7 +5,7 @@ import { anOutage } from '#test/support/faults.ts';
 import { makeClient, makePat, useUsers } from '#test/support/fixtures.ts';
 import { perFile } from '#test/support/per-file.ts';
 import { useSystem } from '#test/support/system.ts';
-import { BARE_CHALLENGE, postGraphql, type GraphqlAnswer } from '../testing/post-graphql.ts';
+import { bareChallenge, postGraphql, type GraphqlAnswer } from '../testing/post-graphql.ts';
 
 // PC-07, PC-08, PC-09: CORS for browser apps at /graphql, over real HTTP. A query sent twice is
 // answered first by graphql-http's route (the document is not cached yet), then by the fast path.
@@ -88,7 +88,7 @@ describe('PC-07 CORS at /graphql from the origin of a registered redirect URL', 
     const headers = { origin: SPA };
     const none = await postGraphql(system.apiUrl, { headers });
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe(BARE_CHALLENGE);
+    expect(none.headers.get('www-authenticate')).toBe(bareChallenge(system.apiUrl));
     expectAllowed(none, 'no token');
 
     const bad = await postGraphql(system.apiUrl, { token: 'lk_not_a_token', headers });

@@ -40,7 +40,32 @@ export async function postGraphql(apiUrl: string, call: GraphqlCall): Promise<Gr
   return { status: response.status, headers: response.headers, text, json };
 }
 
-/** RFC 6750 §3 challenge of a request without credentials. */
-export const BARE_CHALLENGE = 'Bearer realm="api"';
-export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="api", error="invalid_token"';
-export const INVALID_REQUEST_CHALLENGE = 'Bearer realm="api", error="invalid_request"';
+// The challenges a test expects, spelled out rather than built with the code under test.
+
+/** RS-14: where /graphql's RFC 9728 document is, for an API_URL without a path. */
+export function graphqlMetadataUrl(apiUrl: string): string {
+  return `${apiUrl}/.well-known/oauth-protected-resource/graphql`;
+}
+
+/** RFC 6750 §3.1, RS-14: the challenge of a request without credentials: no `error`. */
+export function bareChallenge(apiUrl: string): string {
+  return `Bearer realm="api", resource_metadata="${graphqlMetadataUrl(apiUrl)}"`;
+}
+
+/** The description of a token that is unknown, malformed or revoked. */
+export const TOKEN_INVALID = 'The access token is invalid.';
+
+/** RS-14: a refused token's challenge. */
+export function invalidTokenChallenge(apiUrl: string, description: string = TOKEN_INVALID): string {
+  return `Bearer realm="api", error="invalid_token", error_description="${description}", resource_metadata="${graphqlMetadataUrl(apiUrl)}"`;
+}
+
+/** RS-14: a malformed Authorization header's challenge (400). */
+export function invalidRequestChallenge(apiUrl: string, description: string): string {
+  return `Bearer realm="api", error="invalid_request", error_description="${description}", resource_metadata="${graphqlMetadataUrl(apiUrl)}"`;
+}
+
+/** RS-15: the 403 of a token without `missing`. */
+export function insufficientScopeChallenge(apiUrl: string, missing: string): string {
+  return `Bearer realm="api", error="insufficient_scope", scope="${missing}", resource_metadata="${graphqlMetadataUrl(apiUrl)}"`;
+}

@@ -5,9 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken, type Principal } from '@latchkey/core';
 import { makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
+import { challengesOf } from '../../bearer/challenge.ts';
 import { capturingLogger } from '../../testing/api-server.ts';
+import { insufficientScopeChallenge } from '../../testing/post-graphql.ts';
 import type { ApiContext } from '../api-context.ts';
 import { createGraphqlHandler, type GraphqlHandler } from '../graphql.handler.ts';
+import type { RouteContext } from '../insufficient-scope.ts';
 import {
   GraphQLError,
   GraphQLNonNull,
@@ -35,6 +38,10 @@ const principal: Principal = {
 
 /** A token without `email` (SC-06): a query that selects it is refused 403 on both paths. */
 const profileOnly: Principal = { ...principal, scopes: ['profile'] };
+
+/** The route's challenges for /graphql of an API at API_URL (RS-15). */
+const API_URL = 'https://api.example.test';
+const challenges = challengesOf({ metadataUrl: `${API_URL}/.well-known/oauth-protected-resource/graphql` });
 
 /** The API's schema plus fields that fail in each way a resolver can, and one that is async. */
 const schema = new GraphQLSchema({
@@ -125,7 +132,7 @@ async function both(
   handler: GraphqlHandler,
   headers: IncomingHttpHeaders,
   body: string,
-  context: ApiContext = { principal },
+  context: RouteContext = { principal, challenges },
 ): Promise<Compared> {
   const [generalBody, init] = await handler({
     method: 'POST',
@@ -209,12 +216,12 @@ describe('fast path: the same answers as graphql-http', () => {
         handler,
         headersOf(accept, 'application/json'),
         JSON.stringify(request),
-        { principal: profileOnly },
+        { principal: profileOnly, challenges },
       );
       expect(fast).toBeDefined();
       expect(fast).toEqual(general);
       expect(fast![1]).toBe(403);
-      expect(fast![3]).toBe(`Bearer realm="api", error="insufficient_scope", scope="${scope}"`);
+      expect(fast![3]).toBe(insufficientScopeChallenge(API_URL, scope));
       expect(JSON.parse(fast![0])).toEqual({
         errors: [
           {
@@ -235,6 +242,7 @@ describe('fast path: the same answers as graphql-http', () => {
     ]) {
       const { fast, general } = await both(handler, headersOf(undefined, 'application/json'), JSON.stringify(request), {
         principal: profileOnly,
+        challenges,
       });
       expect(fast).toEqual(general);
       expect(fast![1]).toBe(200);
@@ -251,7 +259,9 @@ describe('fast path: the same answers as graphql-http', () => {
     const handler = newHandler();
     const headers = headersOf(undefined, 'application/json');
     if (query === null) {
-      expect(handler.fast(headers, JSON.stringify({ query: '{ profile { email } }' }), { principal })).toBeUndefined();
+      expect(
+        handler.fast(headers, JSON.stringify({ query: '{ profile { email } }' }), { principal, challenges }),
+      ).toBeUndefined();
     } else {
       const { fast, general } = await both(handler, headers, JSON.stringify({ query }));
       expect(fast).toBeUndefined();
@@ -293,7 +303,7 @@ describe('fast path: the same answers as graphql-http', () => {
       [headersOf(undefined, 'application/json'), '{"query":"{ profile { name } }","operationName":1}'],
       [headersOf(undefined, 'application/json'), '{"query":"{ profile { name } }","extensions":"x"}'],
     ];
-    for (const [headers, body] of cases) expect(handler.fast(headers, body, { principal })).toBeUndefined();
+    for (const [headers, body] of cases) expect(handler.fast(headers, body, { principal, challenges })).toBeUndefined();
   });
 
   it('property: for any body and headers, the fast path answers as graphql-http does or not at all', async () => {
@@ -353,7 +363,10 @@ describe('fast path: the same answers as graphql-http', () => {
         fc.constantFrom('application/json', 'application/json', ...CONTENT_TYPES),
         fc.constantFrom(principal, principal, profileOnly),
         async (text, accept, contentType, caller) => {
-          const { fast, general } = await both(handler, headersOf(accept, contentType), text, { principal: caller });
+          const { fast, general } = await both(handler, headersOf(accept, contentType), text, {
+            principal: caller,
+            challenges,
+          });
           if (fast === undefined) return;
           answered += 1;
           expect(fast).toEqual(general);
@@ -431,10 +444,7 @@ describe('fast path over HTTP: the same bytes and headers', () => {
       const first = await send(body, accept, profilePat);
       const second = await send(body, accept, profilePat);
       expect(first.status).toBe(403);
-      expect(first.headers).toContainEqual([
-        'www-authenticate',
-        'Bearer realm="api", error="insufficient_scope", scope="email"',
-      ]);
+      expect(first.headers).toContainEqual(['www-authenticate', insufficientScopeChallenge(system.apiUrl, 'email')]);
       expect(first.headers).toContainEqual(['cache-control', 'no-store']);
       expect(second.status).toBe(first.status);
       expect(second.headers).toEqual(first.headers);

@@ -1,10 +1,9 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Scope } from '@latchkey/contracts';
-import type { ApiContext } from '../api-context.ts';
 import { coercionFailureBody } from '../coercion-failure.ts';
 import type { DocumentCache } from '../document-cache.ts';
 import { ExecutionPlan } from './execution-plan.ts';
-import { missingScopes, ScopeRefusal, scopeRefusalAnswer } from '../insufficient-scope.ts';
+import { missingScopes, ScopeRefusal, scopeRefusalAnswer, type RouteContext } from '../insufficient-scope.ts';
 import {
   execute,
   getOperationAST,
@@ -33,7 +32,7 @@ export type GraphqlAnswer = readonly [
 export type FastPath = (
   headers: IncomingHttpHeaders,
   body: string,
-  context: ApiContext,
+  context: RouteContext,
 ) => GraphqlAnswer | Promise<GraphqlAnswer> | undefined;
 
 export interface FastPathOptions {
@@ -93,7 +92,7 @@ export function createFastPath({ schema, documents, formatError, scopesOf }: Fas
     }
     // SC-06: where graphql-http's route checks them, after validation and before execution.
     const missing = missingScopes(context.principal.scopes, ready.scopes);
-    if (missing.length > 0) return scopeRefusalAnswer(new ScopeRefusal(missing), mediaType);
+    if (missing.length > 0) return scopeRefusalAnswer(new ScopeRefusal(missing), mediaType, context.challenges);
     const { plan } = ready;
     const result =
       plan?.run(context) ??
