@@ -2,7 +2,8 @@ import { allowlistedParams, type AllowlistedParams } from '../http/allowlisted-p
 
 /**
  * The parameters GET /oauth/authorize reads (the documented interface (docs/integrating.md), RFC 7636 §4.3,
- * RFC 6749 §3.3 `scope`, OpenID Connect Core §3.1.2.1 `nonce`, `max_age`, `login_hint`, `id_token_hint`).
+ * RFC 6749 §3.3 `scope`, OpenID Connect Core §3.1.2.1 `nonce`, `max_age`, `login_hint`, `id_token_hint`,
+ * RFC 8707 §2 `resource`).
  * Everything else is ignored (P-01, OAuth 2.1 §4.1.1 "MUST ignore unrecognized request parameters").
  */
 export const AUTHORIZE_PARAMS = [
@@ -18,6 +19,7 @@ export const AUTHORIZE_PARAMS = [
   'max_age',
   'login_hint',
   'id_token_hint',
+  'resource',
 ] as const;
 export type AuthorizeParamName = (typeof AUTHORIZE_PARAMS)[number];
 

@@ -6,6 +6,8 @@ export const AuthorizationErrorCode = {
   unsupportedResponseType: 'unsupported_response_type',
   accessDenied: 'access_denied',
   invalidScope: 'invalid_scope',
+  /** RS-01, RS-02 (RFC 8707 §2): `resource` is malformed, unknown, or repeated. */
+  invalidTarget: 'invalid_target',
   temporarilyUnavailable: 'temporarily_unavailable',
   /** OI-16 (OpenID Connect Core §3.1.2.6): prompt=none and the user must sign in. */
   loginRequired: 'login_required',

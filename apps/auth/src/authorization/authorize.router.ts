@@ -19,6 +19,7 @@ import { checkNonce } from './check-nonce.ts';
 import { checkPkce } from './check-pkce.ts';
 import { checkPrompt } from './check-prompt.ts';
 import { checkRedirectUri } from './check-redirect-uri.ts';
+import { checkResource, pendingResourceOf } from './check-resource.ts';
 import { checkResponseType } from './check-response-type.ts';
 import { checkScope } from './check-scope.ts';
 import { checkState, echoableState } from './check-state.ts';
@@ -54,7 +55,9 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
     checkResponseType(request);
     const prompt = checkPrompt(request);
     const codeChallenge = checkPkce(client, request);
-    const scopes = checkScope(client, request);
+    // RS-01, RS-02, RS-03: the resource server the tokens are for; RS-08: it bounds their scopes.
+    const target = await checkResource(deps, request);
+    const scopes = checkScope(client, request, target.server);
     const nonce = checkNonce(request);
     const maxAge = checkMaxAge(request);
     const loginHint = checkLoginHint(request);
@@ -66,7 +69,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
       (!prompt.none && prompt.interactions.includes('login')) ||
       signInTooOld(req.session.authenticatedAt, maxAge, deps.clock.now()) ||
       (idTokenHint !== undefined && idTokenHint.sub !== user.id);
-    const request_ = { redirectUri, state, codeChallenge, scopes, nonce };
+    const request_ = { redirectUri, state, codeChallenge, scopes, nonce, resource: pendingResourceOf(target) };
     if (prompt.none) {
       await authorizeWithoutInteraction(deps, req, res, client, loginRequired ? undefined : user, request_);
       return;
@@ -111,7 +114,8 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
 /**
  * OI-16: prompt=none (OpenID Connect Core §3.1.2.1) never shows a page: a code when the user is
  * signed in (recently enough, as the hint says: `user` is undefined otherwise) and has approved
- * the request before (or the client is first-party); else `login_required` or `consent_required`
+ * the request before (or the client is first-party; never for a resource server other than the
+ * API: RS-11); else `login_required` or `consent_required`
  * on the redirect. Nothing is kept pending. There is no other interaction, so
  * `interaction_required` is never the answer.
  */
@@ -124,7 +128,7 @@ async function authorizeWithoutInteraction(
   request: Parameters<typeof issueCodeAndRedirect>[3],
 ): Promise<void> {
   if (!user) throw new AuthorizationError(AuthorizationErrorCode.loginRequired, 'The user must sign in.');
-  const { approved } = await priorApproval(deps, client, user.id, request.scopes, false);
+  const { approved } = await priorApproval(deps, client, user.id, request, false);
   if (!approved) {
     throw new AuthorizationError(AuthorizationErrorCode.consentRequired, 'The user must approve this request.');
   }

@@ -5,6 +5,7 @@ import { ALL_SCOPES, type Scope } from '@latchkey/contracts';
 import { constantTimeEqual } from '@latchkey/credentials';
 import type { AuthDeps } from '../deps.ts';
 import type { Prompt } from './check-prompt.ts';
+import type { PendingResource } from './check-resource.ts';
 import { newCsrfToken } from '../http/csrf.ts';
 import { ensureVisitorNonce, visitorNonce, visitorSealer } from '../http/visitor.ts';
 
@@ -28,6 +29,8 @@ export interface PendingAuthorization {
   scopes: Scope[];
   /** OI-04: the request's `nonce`, stored with its code and echoed in that code's ID token. */
   nonce?: string;
+  /** RS-01, RS-11: the registered resource server the request names; absent, the Latchkey API (RS-03). */
+  resource?: PendingResource;
   createdAt: number;
   /**
    * No session, prompt=login, a sign-in older than max_age or an id_token_hint about someone else:
@@ -53,9 +56,10 @@ export const PENDING_TTL_MS = 30 * 60 * 1000;
 /**
  * Longest request id a form or link carries: a sealed request holding a 4,096-character state
  * (MAX_STATE_LENGTH) and a 512-character nonce (MAX_NONCE_LENGTH) whose every character JSON
- * escapes, in base64url.
+ * escapes, in base64url (13,500), and a resource server's URI of at most 1,024 characters once
+ * normalised (MAX_RESOURCE_LENGTH) whose every character JSON escapes (2,800 more).
  */
-export const MAX_REQUEST_ID_LENGTH = 13_500;
+export const MAX_REQUEST_ID_LENGTH = 16_300;
 /** Several tabs may each hold a request; the oldest is dropped beyond this. */
 const MAX_PENDING = 10;
 
@@ -67,6 +71,7 @@ export interface NewPendingAuthorization {
   prompt: Prompt[];
   scopes: Scope[];
   nonce: string | undefined;
+  resource: PendingResource | undefined;
   loginRequired: boolean;
 }
 
@@ -79,6 +84,7 @@ const sealedRequest = z.object({
   prompt: z.array(z.enum(['login', 'consent'])).optional(),
   scopes: z.array(z.enum(ALL_SCOPES as [Scope, ...Scope[]])),
   nonce: z.string().optional(),
+  resource: z.object({ audience: z.string(), uri: z.string() }).optional(),
   createdAt: z.number(),
   visitor: z.string(),
 });
@@ -102,6 +108,7 @@ export function savePendingAuthorization(
     ...(request.prompt.length > 0 && { prompt: request.prompt }),
     scopes: request.scopes,
     ...(request.nonce !== undefined && { nonce: request.nonce }),
+    ...(request.resource !== undefined && { resource: request.resource }),
     createdAt: deps.clock.now(),
   };
   if (req.session.userId === undefined) {

@@ -10,6 +10,7 @@ import { consentPage } from './consent/views/consent.view.ts';
 import { currentUser } from '../interaction/current-user.ts';
 import { signInPage } from '../interaction/login/views/signin.view.ts';
 import { removePendingAuthorization, type PendingAuthorization } from './pending-authorization.ts';
+import { liveResourceServer } from './check-resource.ts';
 import { issueCodeAndRedirect } from './issue-code.ts';
 
 /**
@@ -49,20 +50,24 @@ function requestedScopes(requested: readonly Scope[], consented: readonly Scope[
 }
 
 /**
- * Whether `userId` has approved `scopes` for `client` already: a first-party client always, or a
- * remembered approval covering every scope asked for (SC-05) unless the request asks for consent
- * again (AZ-31). `consented` is what was remembered, for the consent page (null: nothing, or first-party).
+ * Whether `userId` has approved the request's scopes for `client` already: a first-party client
+ * always, or a remembered approval covering every scope asked for (SC-05) unless the request asks
+ * for consent again (AZ-31). RS-11: a request for a resource server other than the Latchkey API
+ * is never approved beforehand, whoever the client: remembered approvals are the API's, and the
+ * user must see which server the application will reach. `consented` is what was remembered, for
+ * the consent page (null: nothing, first-party, or another resource server's request).
  */
 export async function priorApproval(
   deps: AuthDeps,
   client: Client,
   userId: string,
-  scopes: readonly Scope[],
+  request: Pick<PendingAuthorization, 'scopes' | 'resource'>,
   askAgain: boolean,
 ): Promise<{ approved: boolean; consented: Scope[] | null }> {
+  if (request.resource !== undefined) return { approved: false, consented: null };
   if (client.firstParty) return { approved: true, consented: null };
   const consented = await consentedScopes(deps.db, userId, client.id);
-  return { approved: !askAgain && consented !== null && coversScopes(consented, scopes), consented };
+  return { approved: !askAgain && consented !== null && coversScopes(consented, request.scopes), consented };
 }
 
 /** Shown for clients the service provisions itself (no owner). */
@@ -72,8 +77,8 @@ const SERVICE_OWNER = 'Latchkey';
  * The next step of a verified, pending authorization request:
  * 1. not signed in, or prompt=login not yet satisfied → sign-in page (OR-04, AZ-20, AZ-30);
  * 2. first-party client, or a prior approval of every requested scope and no prompt=consent → code
- *    (D-9, AZ-32, SC-05);
- * 3. otherwise → consent page (AZ-31).
+ *    (D-9, AZ-32, SC-05), for the Latchkey API only (RS-11);
+ * 3. otherwise → consent page (AZ-31), naming the resource server other than the API (RS-11).
  * Pages that may end in a redirect to the client widen `form-action` to its origin (CJ-04).
  */
 export async function proceedWithAuthorization(
@@ -103,13 +108,14 @@ export async function proceedWithAuthorization(
     return;
   }
   const askAgain = pending.prompt?.includes('consent') ?? false;
-  const { approved, consented } = await priorApproval(deps, client, user.id, pending.scopes, askAgain);
+  const { approved, consented } = await priorApproval(deps, client, user.id, pending, askAgain);
   if (approved) {
     removePendingAuthorization(req, pending.id);
     await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
     return;
   }
   const owner = client.ownerId === null ? undefined : await findUserById(deps.db, client.ownerId);
+  const server = await liveResourceServer(deps, pending.resource);
   await sendSessionPage(
     req,
     res,
@@ -121,6 +127,8 @@ export async function proceedWithAuthorization(
       ownerLabel: owner ? owner.name || owner.email : SERVICE_OWNER,
       user,
       scopes: requestedScopes(pending.scopes, consented),
+      // RS-11: the resource server other than the API that the application will reach with the tokens.
+      resourceServer: server && { name: server.name, host: new URL(server.uri).host },
       ...redirectHostOf(pending.redirectUri),
       ...aboutClient(client, pending.redirectUri),
     }),

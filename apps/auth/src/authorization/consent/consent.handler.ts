@@ -44,8 +44,9 @@ export function consentHandler(deps: AuthDeps) {
       );
       return;
     }
-    // SC-05: remembered per scope, added to what this user approved for this client before.
-    await recordConsent(deps.db, deps.clock, user.id, client.id, pending.scopes);
+    // SC-05: remembered per scope, added to what this user approved for this client before. RS-11:
+    // an approval for another resource server is not one for the Latchkey API, and is never remembered.
+    if (pending.resource === undefined) await recordConsent(deps.db, deps.clock, user.id, client.id, pending.scopes);
     await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
   };
 }

@@ -24,6 +24,8 @@ function authorizeUrlOf(pending: PendingAuthorization): string {
   if (pending.prompt !== undefined) params.set('prompt', pending.prompt.join(' '));
   // OI-04: the code the other account gets is still bound to the application's nonce.
   if (pending.nonce !== undefined) params.set('nonce', pending.nonce);
+  // RS-01: the resource server the request named (none: the Latchkey API, RS-03).
+  if (pending.resource !== undefined) params.set('resource', pending.resource.uri);
   return `${AUTHORIZE_PATH}?${params.toString()}`;
 }
 

@@ -7,12 +7,16 @@ import { credentialsOf } from './client-credentials.ts';
 /** RFC 6749 §5.2: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (AC-10). */
 const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 
-/** RFC 6749 §5.2 and RFC 7009 §2.2.1: the codes these endpoints answer with (each error class carries its status). */
+/**
+ * RFC 6749 §5.2, RFC 7009 §2.2.1 and RFC 8707 §2 (`invalid_target`, RS-02, RS-04, RS-05): the codes
+ * these endpoints answer with (each error class carries its status).
+ */
 const OAUTH_CODES: ReadonlySet<string> = new Set([
   ErrorCode.invalidRequest,
   ErrorCode.invalidClient,
   ErrorCode.invalidGrant,
   ErrorCode.invalidScope,
+  ErrorCode.invalidTarget,
   ErrorCode.unsupportedGrantType,
 ]);
 

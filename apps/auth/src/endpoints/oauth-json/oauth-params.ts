@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import { InvalidRequest } from '@latchkey/core';
+import { InvalidRequest, InvalidTarget } from '@latchkey/core';
 
 export type OAuthParams = Readonly<Record<string, string | undefined>>;
 
@@ -11,7 +11,8 @@ const PARAMS = 'oauthParams';
  * string is never a source, so credentials in the URL are not read (OAuth 2.1 §2.4.1, CA-05).
  * - Names outside the allowlist are ignored (OAuth 2.1 §3.2, P-01).
  * - A name sent more than once is refused (OAuth 2.1 §3.1 and §3.2, P-02, TK-06); Express
- *   would otherwise hand the service an array.
+ *   would otherwise hand the service an array. A repeated `resource` is `invalid_target`: RFC 8707
+ *   §2 allows several, but a Latchkey token has one audience (RS-02).
  * - A name sent without a value counts as omitted (OAuth 2.1 §3.1 and §3.2).
  */
 export function assembleParams(names: readonly string[]): RequestHandler {
@@ -21,12 +22,17 @@ export function assembleParams(names: readonly string[]): RequestHandler {
     for (const name of names) {
       if (!Object.hasOwn(body, name)) continue;
       const value = body[name];
-      if (typeof value !== 'string') throw new InvalidRequest(`The ${name} parameter must not be repeated.`);
+      if (typeof value !== 'string') throw repeated(name);
       if (value !== '') params[name] = value;
     }
     res.locals[PARAMS] = Object.freeze(params);
     next();
   };
+}
+
+function repeated(name: string): Error {
+  if (name === 'resource') return new InvalidTarget('Only one resource may be requested at a time.');
+  return new InvalidRequest(`The ${name} parameter must not be repeated.`);
 }
 
 export function paramsOf(res: Response): OAuthParams {

@@ -2,12 +2,13 @@ import { redeemAuthorizationCode, type Client } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
 import type { IssuedTokens } from './id-token.ts';
+import { requestedAudience } from './requested-audience.ts';
 import { authorizationCodeParams } from './token.schema.ts';
 
 /**
  * `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6). Core owns every rule:
  * binding to client and redirect URI, expiry, single use with family revocation on replay,
- * PKCE and its downgrade check.
+ * PKCE and its downgrade check, and `resource` naming the code's resource server (RS-04).
  */
 export async function exchangeAuthorizationCode(
   deps: AuthDeps,
@@ -20,5 +21,6 @@ export async function exchangeAuthorizationCode(
     code: input.code,
     redirectUri: input.redirect_uri,
     codeVerifier: input.code_verifier,
+    audience: await requestedAudience(deps, input.resource),
   });
 }

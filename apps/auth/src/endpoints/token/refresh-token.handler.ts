@@ -3,6 +3,7 @@ import { InvalidScope, refreshTokens, type Client } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { parseParams, type OAuthParams } from '../oauth-json/oauth-params.ts';
 import type { IssuedTokens } from './id-token.ts';
+import { requestedAudience } from './requested-audience.ts';
 import { refreshTokenParams } from './token.schema.ts';
 
 /**
@@ -12,11 +13,13 @@ import { refreshTokenParams } from './token.schema.ts';
  * refresh tokens. The request's `Authorization: Bearer` header (ignored, D-2) played no part in
  * getting here. A `scope` narrows the new access token; core refuses one wider than the grant (SC-04).
  * OI-06: while the new access token holds `openid`, a new ID token comes with it (token.handler.ts).
+ * RS-05: a `resource` must name the grant's resource server (core checks it before consuming).
  */
 export async function exchangeRefreshToken(deps: AuthDeps, client: Client, params: OAuthParams): Promise<IssuedTokens> {
   const input = parseParams(refreshTokenParams, params);
   const scopes = input.scope === undefined ? undefined : requestedScopes(input.scope);
-  return refreshTokens(deps.db, deps.clock, deps.config, client, input.refresh_token, scopes);
+  const audience = await requestedAudience(deps, input.resource);
+  return refreshTokens(deps.db, deps.clock, deps.config, client, input.refresh_token, scopes, audience);
 }
 
 /**

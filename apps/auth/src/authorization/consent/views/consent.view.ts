@@ -10,6 +10,11 @@ export interface ConsentView {
   /** The owner's name or email; "Latchkey" for clients provisioned by the service itself. */
   ownerLabel: string;
   user: { name: string; email: string };
+  /**
+   * RS-11: the resource server the tokens are for, when it is not the Latchkey API: its registered
+   * name and its URI's host (ASCII, as the URL parser serialises it).
+   */
+  resourceServer?: { name: string; host: string } | undefined;
   /** SC-05: what the application asks for, in registry order; `isNew` when an earlier approval did not cover it. */
   scopes: ReadonlyArray<{ sentence: string; isNew: boolean }>;
   /**
@@ -65,7 +70,8 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
  * the developer registered (description, homepage, policies), each only when given, a note for a
  * loopback redirect URL (CE-09), and "Not you? Switch account". Issue 28 lists the requested scopes,
  * marking those an earlier approval did not cover (SC-05). Issue 29 says when the app is public
- * (PC-10): it holds no secret, so nothing but its redirect URL ties it to its developer. Every
+ * (PC-10): it holds no secret, so nothing but its redirect URL ties it to its developer. Issue 31
+ * names the resource server the tokens are for when it is not the Latchkey API (RS-11). Every
  * value is escaped (CJ-05, CE-11).
  */
 export function consentPage(view: ConsentView): SafeHtml {
@@ -85,7 +91,14 @@ export function consentPage(view: ConsentView): SafeHtml {
         </div>
       </div>
       ${view.description ? html`<p class="app-description">${view.description}</p>` : ''}
-      <p><strong>${view.clientName}</strong> wants to access your Latchkey account.</p>
+      ${
+        view.resourceServer
+          ? html`<p class="resource-server">
+              <strong>${view.clientName}</strong> wants to access your Latchkey account for
+              <strong>${view.resourceServer.name}</strong> (${view.resourceServer.host}).
+            </p>`
+          : html`<p><strong>${view.clientName}</strong> wants to access your Latchkey account.</p>`
+      }
       ${
         view.loopback
           ? html`<p class="loopback-note" role="note">
