@@ -15,3 +15,10 @@ export const API_RESOURCE_PATHS = ['', '/graphql', '/mcp'] as const;
 export function latchkeyApiResourceUris(apiUrl: string): string[] {
   return API_RESOURCE_PATHS.map((path) => `${apiUrl}${path}`);
 }
+
+/**
+ * RS-01, RS-07: the longest resource indicator taken, as sent and once normalised (percent-encoding
+ * lengthens it): registered URIs are far shorter, and the one asked for travels in a visitor's
+ * sealed authorization request (MAX_REQUEST_ID_LENGTH).
+ */
+export const MAX_RESOURCE_LENGTH = 1024;

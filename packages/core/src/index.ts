@@ -83,3 +83,9 @@ export {
   toResourceServer,
 } from './resources/resource-server.ts';
 export type { ResourceServer, ResourceTarget } from './resources/resource-server.ts';
+export {
+  createResourceServer,
+  listResourceServers,
+  revokeResourceServer,
+} from './resources/resource-server-admin.service.ts';
+export type { NewResourceServer } from './resources/resource-server-admin.service.ts';

@@ -5,15 +5,10 @@ import {
   type ResourceServer,
   type ResourceTarget,
 } from '@latchkey/core';
+import { MAX_RESOURCE_LENGTH } from '@latchkey/contracts';
 import type { AuthDeps } from '../deps.ts';
 import type { AssembledParams } from './authorize-params.ts';
 import { AuthorizationError, AuthorizationErrorCode } from './authorize.errors.ts';
-
-/**
- * The longest `resource` read, as sent and once normalised (percent-encoding lengthens it): registered
- * URIs are far shorter, and the one asked for travels in a visitor's sealed request (MAX_REQUEST_ID_LENGTH).
- */
-export const MAX_RESOURCE_LENGTH = 1024;
 
 /**
  * A registered resource server a pending request is for (RS-11): absent, the Latchkey API (RS-03).

@@ -1,13 +1,14 @@
 import { CLIENT_USAGE } from './client.command.ts';
 import { GRANT_USAGE } from './grant.command.ts';
 import { KEYS_USAGE } from './keys.command.ts';
+import { RESOURCE_USAGE } from './resource.command.ts';
 import { TOKEN_USAGE } from './token.command.ts';
 import { USER_USAGE } from './user.command.ts';
 
 /** Plain text for people; every other command prints one JSON document. */
 export function helpText(): string {
   const lines = [
-    'Latchkey admin CLI: manages users, OAuth clients, personal access tokens, authorized applications and ID token signing keys in the configured',
+    'Latchkey admin CLI: manages users, OAuth clients, personal access tokens, authorized applications, ID token signing keys and resource servers in the configured',
     'database (DATA_DIR, default ./data). Prints JSON on stdout; exits 2 on a usage error and 1 when',
     'the operation fails (not found, conflict, invalid value), with a one-line message on stderr.',
     '',
@@ -31,6 +32,9 @@ export function helpText(): string {
     `  ${GRANT_USAGE.revoke}    every grant and token of that application for the user; consent asked again`,
     `  ${KEYS_USAGE.list}    the ID token signing keys: kid, alg, status (next, signing, retired) and times`,
     `  ${KEYS_USAGE.rotate}    publishes new keys now; they sign after the delay (default 1h; 0 for an emergency)`,
+    `  ${RESOURCE_USAGE.create}    registers an API clients may name in resource; default scopes profile email`,
+    `  ${RESOURCE_USAGE.list}    id (its tokens' audience), uri, name, scopes, status and times`,
+    `  ${RESOURCE_USAGE.revoke}    its URI is refused from now on, and every token issued for it`,
     '  migrate    applies pending migrations (every command and server does too); prints the ones applied',
     '  help',
   ];

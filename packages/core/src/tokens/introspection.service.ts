@@ -1,7 +1,8 @@
-import type { Scope } from '@latchkey/contracts';
+import { LATCHKEY_API_AUDIENCE, type Scope } from '@latchkey/contracts';
 import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
 import { InvalidToken } from '../errors.ts';
+import { findResourceServerRowById } from '../resources/resource-servers.repository.ts';
 import { authenticateAccessToken } from './access-tokens.service.ts';
 import { findAccessTokenRowById } from './tokens.repository.ts';
 
@@ -14,6 +15,11 @@ export interface ActiveToken {
   clientId: string | null;
   issuedAt: number;
   expiresAt: number;
+  /**
+   * RS-10: the resource server it is for, as its URI: API_URL for the Latchkey API, the
+   * registered URI for another. A resource server compares it to its own.
+   */
+  audience: string;
 }
 
 /**
@@ -23,11 +29,16 @@ export interface ActiveToken {
  * Revoked, expired, unknown, malformed, of a revoked grant or client: undefined, whichever it
  * was. Refresh tokens are not introspected: resource servers are sent access tokens only, and a
  * refresh token's client knows what it holds.
+ *
+ * RS-10: `apiUrl` (API_URL) is the Latchkey API's audience URI; a registered resource server's is
+ * read from its row (a second read, for those tokens only). A token whose resource server is
+ * revoked is inactive (RS-09), even one issued under a grant that slipped past the revocation.
  */
 export async function introspectAccessToken(
   db: Executor,
   clock: Clock,
   token: string,
+  apiUrl: string,
 ): Promise<ActiveToken | undefined> {
   let principal;
   try {
@@ -39,6 +50,12 @@ export async function introspectAccessToken(
   // The live lookup does not carry the token's times; its primary key does.
   const row = await findAccessTokenRowById(db, principal.tokenId);
   if (!row) return undefined;
+  let audience = apiUrl;
+  if (principal.audience !== LATCHKEY_API_AUDIENCE) {
+    const server = await findResourceServerRowById(db, principal.audience);
+    if (!server || server.revoked_at !== null) return undefined;
+    audience = server.uri;
+  }
   return {
     kind: principal.kind,
     scopes: principal.scopes,
@@ -46,5 +63,6 @@ export async function introspectAccessToken(
     clientId: principal.clientId,
     issuedAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
+    audience,
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * Resource indicators (issue 31, RS-*; RFC 8707). `resource_servers`: the APIs operators register
@@ -12,12 +12,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('resource_servers')
     .addColumn('id', 'text', (c) => c.primaryKey())
     /** Its resource indicator, as registered (absolute, no fragment); compared after URL normalisation. */
-    .addColumn('uri', 'text', (c) => c.notNull().unique())
+    .addColumn('uri', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     /** The scopes its tokens may carry, space-separated (RS-08). */
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
+    .execute();
+  // One live server per URI; a revoked one's URI may be registered again (as a new server, a new audience).
+  await db.schema
+    .createIndex('resource_servers_live_uri')
+    .on('resource_servers')
+    .column('uri')
+    .unique()
+    .where(sql.ref('revoked_at'), 'is', null)
     .execute();
   for (const table of ['grants', 'authorization_codes', 'access_tokens']) {
     await db.schema

@@ -19,7 +19,11 @@ export const refuseClientIdAlone: RequestHandler = (_req, res, next) => {
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
-/** RFC 7662 §2.2 for an active token; a personal access token has no client_id. */
+/**
+ * RFC 7662 §2.2 for an active token; a personal access token has no client_id. RS-10: `aud`
+ * (RFC 7662 §2.2, RFC 7519 §4.1.3) is the URI of the resource server the token is for, API_URL
+ * for the Latchkey API's: a resource server accepts the token only when it is its own URI.
+ */
 function presentActive(token: ActiveToken): Record<string, unknown> {
   return {
     active: true,
@@ -28,6 +32,7 @@ function presentActive(token: ActiveToken): Record<string, unknown> {
     sub: token.userId,
     exp: seconds(token.expiresAt),
     iat: seconds(token.issuedAt),
+    aud: token.audience,
     token_type: 'Bearer',
   };
 }
@@ -41,7 +46,7 @@ function presentActive(token: ActiveToken): Record<string, unknown> {
 export function introspectToken(deps: AuthDeps): RequestHandler {
   return async (_req, res) => {
     const { token } = parseParams(introspectParams, paramsOf(res));
-    const active = await introspectAccessToken(deps.db, deps.clock, token);
+    const active = await introspectAccessToken(deps.db, deps.clock, token, deps.config.api.url);
     res.status(200).json(active ? presentActive(active) : { active: false });
   };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createPersonalAccessToken, revokeApplicationAccess, revokeClient } from '@latchkey/core';
+import {
+  createPersonalAccessToken,
+  createResourceServer,
+  issueAuthorizationCode,
+  revokeApplicationAccess,
+  revokeClient,
+  revokeResourceServer,
+} from '@latchkey/core';
 import { generateToken, TokenPrefix } from '@latchkey/credentials';
 import { makeClient, makeCode, makePat } from '#test/support/fixtures.ts';
 import {
@@ -51,10 +58,19 @@ async function expectInactive(res: Response, label: string): Promise<void> {
 const nowSeconds = () => Math.floor(system.clock.now() / 1000);
 
 describe('OI-11 POST /oauth/introspect (RFC 7662)', () => {
-  it('OI-11 a live OAuth access token is active with scope, client_id, sub, exp, iat and token_type, for any confidential client', async () => {
+  it('OI-11 RS-10 a live OAuth access token is active with scope, client_id, sub, exp, iat, aud and token_type, for any confidential client', async () => {
     const pair = await freshPair();
     const body = await expectJson(await introspect(pair.access_token));
-    expect(Object.keys(body).sort()).toEqual(['active', 'client_id', 'exp', 'iat', 'scope', 'sub', 'token_type']);
+    expect(Object.keys(body).sort()).toEqual([
+      'active',
+      'aud',
+      'client_id',
+      'exp',
+      'iat',
+      'scope',
+      'sub',
+      'token_type',
+    ]);
     expect(body).toEqual({
       active: true,
       scope: pair.scope,
@@ -62,6 +78,8 @@ describe('OI-11 POST /oauth/introspect (RFC 7662)', () => {
       sub: user.id,
       exp: nowSeconds() + Number(pair.expires_in),
       iat: nowSeconds(),
+      // RS-03: asked for no resource, so the Latchkey API's: API_URL.
+      aud: system.apiUrl,
       token_type: 'Bearer',
     });
     // The client it was issued to may ask too, with Basic authentication.
@@ -79,7 +97,7 @@ describe('OI-11 POST /oauth/introspect (RFC 7662)', () => {
     expect(await expectJson(await introspect(pair.access_token))).toMatchObject({ active: true, scope: 'profile' });
   });
 
-  it('OI-11 a live personal access token is active with its scope, sub and times, and no client_id', async () => {
+  it('OI-11 RS-10 a live personal access token is active with its scope, sub, times and the API as aud, and no client_id', async () => {
     const pat = await makePat(system, user);
     const body = await expectJson(await introspect(pat));
     expect(body).toEqual({
@@ -88,6 +106,7 @@ describe('OI-11 POST /oauth/introspect (RFC 7662)', () => {
       sub: user.id,
       exp: expect.any(Number),
       iat: nowSeconds(),
+      aud: system.apiUrl,
       token_type: 'Bearer',
     });
     expect(body.exp as number).toBeGreaterThan(nowSeconds());
@@ -252,5 +271,78 @@ describe('OI-11 POST /oauth/introspect (RFC 7662)', () => {
     expect(withOrigin.status).toBe(200);
     expect(withOrigin.headers.get('access-control-allow-origin')).toBeNull();
     expect(answer.headers.get('ratelimit')).toContain('"client-auth-address"');
+  });
+});
+
+/** A pair whose audience is a registered resource server, as a code for it (RS-03) would give. */
+async function pairFor(audience: string): Promise<TokenResponse> {
+  const code = await issueAuthorizationCode(system.db, system.clock, {
+    client: app.client,
+    userId: user.id,
+    redirectUri: app.client.redirectUris[0]!,
+    codeChallenge: null,
+    scopes: ['profile'],
+    audience,
+  });
+  return expectTokenResponse(await exchangeCode(system, app, code));
+}
+
+describe('RS-10 introspection answers the audience', () => {
+  it("RS-10 a token for a registered resource server has its URI as aud, normalised as registered; the API's has API_URL", async () => {
+    const reports = await createResourceServer(system.db, system.clock, system.apiUrl, {
+      uri: 'HTTPS://Reports.Example:443/api',
+      name: 'Reports',
+    });
+    expect(reports.uri).toBe('https://reports.example/api');
+    const pair = await pairFor(reports.id);
+    const body = await expectJson(await introspect(pair.access_token));
+    expect(body).toEqual({
+      active: true,
+      scope: 'profile',
+      client_id: app.client.id,
+      sub: user.id,
+      exp: nowSeconds() + Number(pair.expires_in),
+      iat: nowSeconds(),
+      aud: 'https://reports.example/api',
+      token_type: 'Bearer',
+    });
+    // The same client's token for the Latchkey API names the API, never the other server.
+    const api = await expectJson(await introspect((await freshPair()).access_token));
+    expect(api.aud).toBe(system.apiUrl);
+    expect(api.aud).not.toBe(body.aud);
+  });
+
+  it('RS-10 RS-09 once its resource server is revoked, the token is {"active":false}; the API\'s tokens stay active', async () => {
+    const billing = await createResourceServer(system.db, system.clock, system.apiUrl, {
+      uri: 'https://billing.example',
+      name: 'Billing',
+    });
+    const pair = await pairFor(billing.id);
+    const apiPair = await freshPair();
+    expect(await expectJson(await introspect(pair.access_token))).toMatchObject({
+      active: true,
+      aud: 'https://billing.example/',
+    });
+    await revokeResourceServer(system.db, system.clock, billing.id);
+    await expectInactive(await introspect(pair.access_token), 'token of a revoked resource server');
+    expect(await expectJson(await introspect(apiPair.access_token))).toMatchObject({
+      active: true,
+      aud: system.apiUrl,
+    });
+  });
+
+  it('RS-10 a token whose resource server row is revoked is inactive even if the token itself was not reached', async () => {
+    const legacy = await createResourceServer(system.db, system.clock, system.apiUrl, {
+      uri: 'https://legacy.example/v1',
+      name: 'Legacy',
+    });
+    const pair = await pairFor(legacy.id);
+    // Only the row, as if a grant had slipped past the revocation's sweep.
+    await system.db
+      .updateTable('resource_servers')
+      .set({ revoked_at: system.clock.now() })
+      .where('id', '=', legacy.id)
+      .execute();
+    await expectInactive(await introspect(pair.access_token), 'token of a revoked resource server, token untouched');
   });
 });
