@@ -1,3 +1,4 @@
+import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { expect } from 'vitest';
 import { authorizeViaPages, type CookieJar } from '#test/support/browserless-flow.ts';
 import { pkcePair, type TestUser } from '#test/support/fixtures.ts';
@@ -66,4 +67,40 @@ export async function obtainIdToken(
   const { code, jar } = await signInForCode(system, user, creds, params, options);
   const body = await expectIdTokenResponse(await exchangeCode(system, creds, code, { code_verifier: verifier }));
   return { idToken: body.id_token, jar };
+}
+
+export interface DecodedJwt {
+  header: { alg: string; kid: string; typ?: string };
+  payload: Record<string, unknown>;
+}
+
+/** The JWKS as a verifier gets it: from the server's /.well-known/jwks.json. */
+export async function publishedKeys(
+  system: TestSystem,
+): Promise<Array<JsonWebKey & { kid: string; alg: string; use: string }>> {
+  const res = await fetch(`${system.authUrl}/.well-known/jwks.json`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { keys: Array<JsonWebKey & { kid: string; alg: string; use: string }> }).keys;
+}
+
+/**
+ * Verifies a compact JWS against the published JWKS with node:crypto, an implementation apart from
+ * the jose that signed it: the key named by `kid`, of the header's alg (ES256's signature is r||s).
+ */
+export async function verifyIdToken(system: TestSystem, token: string): Promise<DecodedJwt> {
+  const [header64, payload64, signature64, ...rest] = token.split('.');
+  expect(rest).toEqual([]);
+  const header = JSON.parse(Buffer.from(header64!, 'base64url').toString()) as DecodedJwt['header'];
+  const key = (await publishedKeys(system)).find((k) => k.kid === header.kid);
+  expect(key, `kid ${header.kid} in the JWKS`).toBeDefined();
+  expect(key!.alg).toBe(header.alg);
+  const publicKey = createPublicKey({ key: key!, format: 'jwk' });
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${header64}.${payload64}`),
+    header.alg === 'ES256' ? { key: publicKey, dsaEncoding: 'ieee-p1363' } : publicKey,
+    Buffer.from(signature64!, 'base64url'),
+  );
+  expect(valid, 'signature').toBe(true);
+  return { header, payload: JSON.parse(Buffer.from(payload64!, 'base64url').toString()) as Record<string, unknown> };
 }

@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken } from '@latchkey/core';
 import { authorizeViaPages, driveToDecision, type CookieJar } from '#test/support/browserless-flow.ts';
@@ -14,45 +14,11 @@ import {
   useTokenEndpoint,
   type ClientCredentialsFixture,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
-import { expectIdTokenResponse, signInForCode } from './id-token.fixture.ts';
+import { expectIdTokenResponse, publishedKeys, signInForCode, verifyIdToken } from './id-token.fixture.ts';
 
 // OpenID Connect's ID token from the code flow (issue 30): claims, signature against the
 // published JWKS, nonce binding, at_hash and refresh, driven through the real pages and endpoint.
 const { system, user, app } = useTokenEndpoint();
-
-interface DecodedJwt {
-  header: { alg: string; kid: string; typ?: string };
-  payload: Record<string, unknown>;
-}
-
-/** The JWKS as a verifier gets it: from the server's /.well-known/jwks.json. */
-async function publishedKeys(): Promise<Array<JsonWebKey & { kid: string; alg: string; use: string }>> {
-  const res = await fetch(`${system.authUrl}/.well-known/jwks.json`);
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { keys: Array<JsonWebKey & { kid: string; alg: string; use: string }> }).keys;
-}
-
-/**
- * Verifies a compact JWS against the published JWKS with node:crypto, an implementation apart from
- * the jose that signed it: the key named by `kid`, of the header's alg (ES256's signature is r||s).
- */
-async function verifyIdToken(token: string): Promise<DecodedJwt> {
-  const [header64, payload64, signature64, ...rest] = token.split('.');
-  expect(rest).toEqual([]);
-  const header = JSON.parse(Buffer.from(header64!, 'base64url').toString()) as DecodedJwt['header'];
-  const key = (await publishedKeys()).find((k) => k.kid === header.kid);
-  expect(key, `kid ${header.kid} in the JWKS`).toBeDefined();
-  expect(key!.alg).toBe(header.alg);
-  const publicKey = createPublicKey({ key: key!, format: 'jwk' });
-  const valid = verify(
-    'sha256',
-    Buffer.from(`${header64}.${payload64}`),
-    header.alg === 'ES256' ? { key: publicKey, dsaEncoding: 'ieee-p1363' } : publicKey,
-    Buffer.from(signature64!, 'base64url'),
-  );
-  expect(valid, 'signature').toBe(true);
-  return { header, payload: JSON.parse(Buffer.from(payload64!, 'base64url').toString()) as Record<string, unknown> };
-}
 
 /** OI-05, computed here on its own: base64url of the left half of SHA-256 of the access token. */
 function leftHalfHash(accessToken: string): string {
@@ -87,7 +53,7 @@ describe('OI-01 scope openid', () => {
     const { code } = await signIn(app, { scope: 'openid profile email' });
     const body = await expectIdTokenResponse(await exchangeCode(system, app, code));
     expect(body.scope).toBe('openid profile email');
-    await verifyIdToken(body.id_token);
+    await verifyIdToken(system, body.id_token);
     // A bare `openid` is the client's default and openid (SC-03).
     const bare = await expectIdTokenResponse(
       await exchangeCode(system, app, (await signIn(app, { scope: 'openid' })).code),
@@ -115,7 +81,7 @@ describe('OI-02 the claims', () => {
     const { code } = await signIn(app, { scope: 'openid profile email', nonce: 'n-0S6_WzA2Mj' });
     system.clock.advance(90_000); // the exchange comes later than the sign-in: auth_time is not iat
     const body = await expectIdTokenResponse(await exchangeCode(system, app, code));
-    const { header, payload } = await verifyIdToken(body.id_token);
+    const { header, payload } = await verifyIdToken(system, body.id_token);
     expect(header.typ).toBe('JWT');
     const iat = seconds(system.clock.now());
     expect(payload).toEqual({
@@ -138,7 +104,7 @@ describe('OI-02 the claims', () => {
     const profile = await expectIdTokenResponse(
       await exchangeCode(system, app, (await signIn(app, { scope: 'openid profile' })).code),
     );
-    const { payload } = await verifyIdToken(profile.id_token);
+    const { payload } = await verifyIdToken(system, profile.id_token);
     expect(payload.name).toBe(user.name);
     expect(payload).not.toHaveProperty('email');
     expect(payload).not.toHaveProperty('email_verified');
@@ -146,7 +112,7 @@ describe('OI-02 the claims', () => {
     const email = await expectIdTokenResponse(
       await exchangeCode(system, app, (await signIn(app, { scope: 'openid email' })).code),
     );
-    const claims = (await verifyIdToken(email.id_token)).payload;
+    const claims = (await verifyIdToken(system, email.id_token)).payload;
     expect(claims).toMatchObject({ email: user.email, email_verified: false });
     expect(claims).not.toHaveProperty('name');
     expect(claims).not.toHaveProperty('nonce');
@@ -158,9 +124,9 @@ describe('OI-03 signature', () => {
     const body = await expectIdTokenResponse(
       await exchangeCode(system, app, (await signIn(app, { scope: 'openid' })).code),
     );
-    const { header } = await verifyIdToken(body.id_token);
+    const { header } = await verifyIdToken(system, body.id_token);
     expect(header.alg).toBe('RS256');
-    const key = (await publishedKeys()).find((k) => k.kid === header.kid)!;
+    const key = (await publishedKeys(system)).find((k) => k.kid === header.kid)!;
     expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
   });
 
@@ -176,9 +142,9 @@ describe('OI-03 signature', () => {
     const body = await expectIdTokenResponse(
       await exchangeCode(system, creds, (await signIn(creds, { scope: 'openid profile' })).code),
     );
-    const { header, payload } = await verifyIdToken(body.id_token);
+    const { header, payload } = await verifyIdToken(system, body.id_token);
     expect(header.alg).toBe('ES256');
-    expect((await publishedKeys()).find((k) => k.kid === header.kid)).toMatchObject({
+    expect((await publishedKeys(system)).find((k) => k.kid === header.kid)).toMatchObject({
       kty: 'EC',
       alg: 'ES256',
       use: 'sig',
@@ -194,7 +160,7 @@ describe('OI-03 signature', () => {
     const [header64, payload64, signature64] = body.id_token.split('.') as [string, string, string];
     const payload = JSON.parse(Buffer.from(payload64, 'base64url').toString()) as Record<string, unknown>;
     const forged = Buffer.from(JSON.stringify({ ...payload, sub: 'usr_someone_else' })).toString('base64url');
-    const key = (await publishedKeys()).find(
+    const key = (await publishedKeys(system)).find(
       (k) => k.kid === (JSON.parse(Buffer.from(header64, 'base64url').toString()) as { kid: string }).kid,
     )!;
     const publicKey = createPublicKey({ key, format: 'jwk' });
@@ -213,8 +179,14 @@ describe('OI-04 nonce', () => {
     const first = await signIn(app, { scope: 'openid', nonce: odd });
     const long = 'N'.repeat(512);
     const second = await signIn(app, { scope: 'openid', nonce: long }, { jar: first.jar });
-    const a = await verifyIdToken((await expectIdTokenResponse(await exchangeCode(system, app, first.code))).id_token);
-    const b = await verifyIdToken((await expectIdTokenResponse(await exchangeCode(system, app, second.code))).id_token);
+    const a = await verifyIdToken(
+      system,
+      (await expectIdTokenResponse(await exchangeCode(system, app, first.code))).id_token,
+    );
+    const b = await verifyIdToken(
+      system,
+      (await expectIdTokenResponse(await exchangeCode(system, app, second.code))).id_token,
+    );
     expect(a.payload.nonce).toBe(odd);
     expect(b.payload.nonce).toBe(long);
   });
@@ -224,9 +196,18 @@ describe('OI-04 nonce', () => {
     const { code: codeB } = await signIn(app, { scope: 'openid', nonce: 'nonce-B' }, { jar });
     const { code: codeNone } = await signIn(app, { scope: 'openid' }, { jar });
     // Redeemed out of order: each still answers its own.
-    const b = await verifyIdToken((await expectIdTokenResponse(await exchangeCode(system, app, codeB))).id_token);
-    const none = await verifyIdToken((await expectIdTokenResponse(await exchangeCode(system, app, codeNone))).id_token);
-    const a = await verifyIdToken((await expectIdTokenResponse(await exchangeCode(system, app, codeA))).id_token);
+    const b = await verifyIdToken(
+      system,
+      (await expectIdTokenResponse(await exchangeCode(system, app, codeB))).id_token,
+    );
+    const none = await verifyIdToken(
+      system,
+      (await expectIdTokenResponse(await exchangeCode(system, app, codeNone))).id_token,
+    );
+    const a = await verifyIdToken(
+      system,
+      (await expectIdTokenResponse(await exchangeCode(system, app, codeA))).id_token,
+    );
     expect([a.payload.nonce, b.payload.nonce]).toEqual(['nonce-A', 'nonce-B']);
     expect(none.payload).not.toHaveProperty('nonce');
   });
@@ -259,7 +240,7 @@ describe('OI-05 at_hash', () => {
     const second = await expectIdTokenResponse(
       await exchangeCode(system, app, (await signIn(app, { scope: 'openid' })).code),
     );
-    const atHash = (await verifyIdToken(first.id_token)).payload.at_hash;
+    const atHash = (await verifyIdToken(system, first.id_token)).payload.at_hash;
     expect(atHash).toBe(leftHalfHash(first.access_token));
     expect(atHash).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(atHash).not.toBe(leftHalfHash(second.access_token));
@@ -271,11 +252,11 @@ describe('OI-06 refresh', () => {
     const signedInAt = system.clock.now();
     const { code } = await signIn(app, { scope: 'openid profile email', nonce: 'first-nonce' });
     const first = await expectIdTokenResponse(await exchangeCode(system, app, code));
-    const original = (await verifyIdToken(first.id_token)).payload;
+    const original = (await verifyIdToken(system, first.id_token)).payload;
     system.clock.advance(10 * 60_000);
     const refreshed = await expectIdTokenResponse(await refreshWith(system, app, first.refresh_token));
     expect(refreshed.scope).toBe('openid profile email');
-    const { payload } = await verifyIdToken(refreshed.id_token);
+    const { payload } = await verifyIdToken(system, refreshed.id_token);
     const iat = seconds(system.clock.now());
     expect(payload).toEqual({
       iss: original.iss,
