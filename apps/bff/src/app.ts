@@ -68,7 +68,9 @@ export function createBffApp(given: BffDeps): RequestListener {
   app.use('/bff', noStore);
   app.use(oidcRouter({ config, clock, logger, client, transactions, tokens, upstream, session, portalOrigin }));
   const signedOutUrl = config.portal.postLogoutRedirectUri;
-  app.use(sessionRouter({ logger, sessions, tokens, client, portalRequest, signedOutUrl }));
+  // RS-22: the MCP endpoint the Explorer tells people to paste into an MCP client.
+  const mcpUrl = `${config.api.url}/mcp`;
+  app.use(sessionRouter({ logger, sessions, tokens, client, portalRequest, signedOutUrl, mcpUrl }));
   app.use(accountProxyRouter({ config, tokens, upstream, session, portalRequest }));
   app.use(graphqlProxyRouter({ config, tokens, upstream, session, portalRequest }));
   app.use('/bff', notFound);

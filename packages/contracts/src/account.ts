@@ -274,6 +274,9 @@ export function accountUrl<P extends AccountPath>(
   return `${base}${value === undefined ? path : path.replace(':id', encodeURIComponent(value))}`;
 }
 
-/** GET /bff/session (the portal's own): who is signed in, from the session alone. */
-export const sessionJson = z.object({ user: meJson });
+/**
+ * GET /bff/session (the portal's own): who is signed in, from the session alone, and the API's
+ * MCP endpoint (`{API_URL}/mcp`), which the Explorer shows to paste into an MCP client (RS-22).
+ */
+export const sessionJson = z.object({ user: meJson, mcpUrl: z.string() });
 export type SessionJson = z.infer<typeof sessionJson>;

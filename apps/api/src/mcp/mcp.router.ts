@@ -28,7 +28,8 @@ export type McpRouteDeps = ApiDeps & {
  * not SSE. In order: the browser origin (RS-17) → the method → credentials syntax (no I/O) →
  * declared body size → token check with the audience rule (RS-06; its challenges point at
  * `/mcp`'s metadata, RS-14) → body → the SDK. An outage in the token check is 503 (D-10), as
- * at `/graphql`; the app's CORS wrapper answers preflights before this runs.
+ * at `/graphql`; the app's CORS wrapper answers preflights before this runs. RS-20: the 401 alone
+ * is enough for an agent given this URL to find the authorization server and sign in.
  */
 export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const run = deps.graphql.run;

@@ -71,6 +71,7 @@ describe('HD-15 the login transaction is sealed into its cookie: nothing is stor
     expect(done.headers.get('location')).toBe('/tokens?sort=name');
     expect((await browser.request('/bff/session')).body).toEqual({
       user: { id: user.id, name: 'Ada Lovelace', email: user.email },
+      mcpUrl: `${system.config.api.url}/mcp`,
     });
   });
 

@@ -74,7 +74,10 @@ describe('DD-9: sign-in through the BFF (authorization code + state + PKCE)', ()
 
     const session = await browser.request('/bff/session');
     expect(session.status).toBe(200);
-    expect(session.body).toEqual({ user: { id: user.id, name: 'Grace Hopper', email: user.email } });
+    expect(session.body).toEqual({
+      user: { id: user.id, name: 'Grace Hopper', email: user.email },
+      mcpUrl: `${system.config.api.url}/mcp`,
+    });
     expect(session.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -271,7 +274,7 @@ describe('session fixation (BF-SF-*)', () => {
 
     const victim = new PortalBrowser(system);
     victim.jar.set('lk_portal_sid', planted);
-    expect((await victim.request('/bff/session')).body).toEqual({ user: expect.objectContaining({ id: attacker.id }) });
+    expect((await victim.request('/bff/session')).body).toMatchObject({ user: { id: attacker.id } });
     const done = await victim.signIn(user);
     const issued = setCookieLine(done.headers, 'lk_portal_sid');
     expect(issued).toBeDefined();

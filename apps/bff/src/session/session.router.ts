@@ -17,6 +17,8 @@ export interface SessionRouterDeps {
   portalRequest: RequestHandler[];
   /** PORTAL_URL/signed-out: where the browser lands when the end-session URL cannot be built. */
   signedOutUrl: string;
+  /** RS-22: the API's MCP endpoint (`{API_URL}/mcp`), which the Explorer shows to paste into an MCP client. */
+  mcpUrl: string;
 }
 
 function allowOnly(allow: string): RequestHandler {
@@ -25,11 +27,16 @@ function allowOnly(allow: string): RequestHandler {
   };
 }
 
-/** GET /bff/session: who is signed in, from the session alone (no upstream call). */
-function getSession(req: Request, res: Response): void {
-  const { user } = signInOf(req);
-  const answer: SessionJson = { user: { id: user.id, name: user.name, email: user.email } };
-  res.json(answer);
+/**
+ * GET /bff/session: who is signed in, from the session alone (no upstream call), and what the
+ * portal cannot know by itself: the API's MCP URL (RS-22; the SPA is given no API_URL).
+ */
+function getSession(mcpUrl: string): RequestHandler {
+  return (req: Request, res: Response) => {
+    const { user } = signInOf(req);
+    const answer: SessionJson = { user: { id: user.id, name: user.name, email: user.email }, mcpUrl };
+    res.json(answer);
+  };
 }
 
 /**
@@ -83,7 +90,7 @@ function endSession(deps: SessionRouterDeps): RequestHandler {
 export function sessionRouter(deps: SessionRouterDeps): Router {
   const router = Router();
   const { middleware: session } = deps.sessions;
-  router.get('/bff/session', ...deps.portalRequest, session, getSession);
+  router.get('/bff/session', ...deps.portalRequest, session, getSession(deps.mcpUrl));
   router.all('/bff/session', allowOnly('GET, HEAD'));
   // BF-LO-01: a GET (a link, an <img>) never signs anyone out; no session is even loaded.
   router.post('/bff/logout', ...deps.portalRequest, session, signOut(deps));

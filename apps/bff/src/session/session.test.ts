@@ -54,6 +54,15 @@ async function refreshDirectly(refreshToken: string): Promise<{ status: number; 
 }
 
 describe('GET /bff/session', () => {
+  it("RS-22 names the signed-in user and the API's MCP URL ({API_URL}/mcp), which the portal cannot know by itself", async () => {
+    const answer = await (await signedIn()).request('/bff/session');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      user: { id: user.id, name: 'Barbara Liskov', email: user.email },
+      mcpUrl: `${system.config.api.url}/mcp`,
+    });
+  });
+
   it('without a session: 401 {"error":"unauthenticated"}, no-store, and no cookie is set', async () => {
     const answer = await new PortalBrowser(system).request('/bff/session');
     expect(answer.status).toBe(401);
@@ -181,7 +190,6 @@ describe('sign-out', () => {
     expect((await browser.request('/bff/session')).status).toBe(200);
   });
 });
-
 
 /**
  * A session store that fails every query. SQLite: a file whose sessions table was never

@@ -38,7 +38,8 @@ export function authorizationServerMetadata(issuer: string, portalUrl: string) {
     token_endpoint_auth_methods_supported: clientAuthMethods,
     revocation_endpoint_auth_methods_supported: clientAuthMethods,
     introspection_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-    // RFC 9700 §2.1.1: advertising S256 is how clients detect PKCE support (PK-10).
+    // RFC 9700 §2.1.1: advertising S256 is how clients detect PKCE support (PK-10); the MCP
+    // conformance suite's metadata scenario checks it with the issuer and endpoints (RS-21).
     code_challenge_methods_supported: ['S256'],
     // RFC 9207 §3: clients may rely on `iss` in every authorization response (oauth4webapi checks it: CL-04).
     authorization_response_iss_parameter_supported: true,

@@ -1,6 +1,9 @@
 import { within } from '@testing-library/react';
+import type { SessionJson } from '@latchkey/contracts';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { db } from '../../testing/mocks/db.ts';
+import { server } from '../../testing/mocks/server.ts';
 import { renderApp, screen } from '../../testing/test-utils.tsx';
 
 // GraphiQL needs Monaco and web workers, which happy-dom does not run; the browser tests
@@ -17,5 +20,19 @@ describe('Explorer page', () => {
     expect(await screen.findByText(`GraphiQL editor for ${db.user.id}`)).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Portal' });
     expect(within(nav).getByRole('link', { name: 'Explorer' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('RS-22 shows the MCP URL the BFF names ({API_URL}/mcp), read-only, with a copy button', async () => {
+    const mcpUrl = 'https://api.acme.test/mcp';
+    server.use(http.get('/bff/session', () => HttpResponse.json<SessionJson>({ user: db.user, mcpUrl })));
+    const { user } = renderApp('/explorer');
+    const section = await screen.findByRole('region', { name: 'Connect an MCP client' });
+    const field = within(section).getByLabelText<HTMLInputElement>('MCP server URL');
+    expect(field.value).toBe(mcpUrl);
+    expect(field.readOnly).toBe(true);
+    await user.click(within(section).getByRole('button', { name: 'Copy MCP server URL' }));
+    expect(await navigator.clipboard.readText()).toBe(mcpUrl);
+    // The editor is still there, under it.
+    expect(await screen.findByText(`GraphiQL editor for ${db.user.id}`)).toBeTruthy();
   });
 });

@@ -92,7 +92,7 @@ function managedSecrets(id: string | readonly string[] | undefined): ClientSecre
 export const handlers = [
   http.get('/bff/session', async ({ request }) => {
     await record(request);
-    return guard(request) ?? HttpResponse.json<SessionJson>({ user: db.user });
+    return guard(request) ?? HttpResponse.json<SessionJson>({ user: db.user, mcpUrl: 'https://api.latchkey.test/mcp' });
   }),
 
   http.post('/bff/logout', async ({ request }) => {
