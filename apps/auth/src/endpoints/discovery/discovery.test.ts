@@ -135,6 +135,7 @@ describe('OI-07 OpenID Connect Discovery at /.well-known/openid-configuration', 
     expect(added.sort()).toEqual(
       [
         'subject_types_supported',
+        'prompt_values_supported',
         'id_token_signing_alg_values_supported',
         'claims_supported',
         'claims_parameter_supported',
