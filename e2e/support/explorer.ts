@@ -8,7 +8,8 @@ export async function runStarterQuery(page: Page, expectedName: string): Promise
   const run = page.getByRole('button', { name: /execute query/i });
   // The lazy chunk (GraphiQL and Monaco) is large: allow it time to arrive on a busy machine.
   await expect(run).toBeVisible({ timeout: 30_000 });
-  await expect(page.locator('.graphiql-query-editor')).toContainText('profile');
+  // Monaco draws the starter query's lines only once it has laid itself out: as slow as the chunk.
+  await expect(page.locator('.graphiql-query-editor')).toContainText('profile', { timeout: 30_000 });
   const [response] = await Promise.all([
     // GraphiQL also posts its introspection query; wait for the one this click sent.
     page.waitForResponse(

@@ -12,7 +12,7 @@ const Explorer = lazy(async () => ({ default: (await loadExplorer()).Explorer })
 /**
  * The Explorer. This route's own module is small: its title and a loading state show at once,
  * while the editor's large chunk (loadExplorer) arrives, so a slow phone shows signs of life.
- * Above the editor, the MCP URL to paste into an MCP client (RS-22).
+ * Below the editor, the MCP URL to paste into an MCP client (RS-22): the editor keeps the space above.
  */
 export function GraphiqlRoute() {
   useDocumentTitle('Explorer');
@@ -25,12 +25,12 @@ export function GraphiqlRoute() {
         title="Explorer"
         description="Run GraphQL queries against the API as yourself. Requests go through the portal with your session, so no token is needed here."
       />
-      {mcpUrl ? <McpConnect url={mcpUrl} /> : null}
       <RegionErrorBoundary title="The Explorer could not start">
         <Suspense fallback={<LoadingState label="Loading the Explorer…" />}>
           {user ? <Explorer userId={user.id} /> : null}
         </Suspense>
       </RegionErrorBoundary>
+      {mcpUrl ? <McpConnect url={mcpUrl} /> : null}
     </div>
   );
 }
