@@ -23,7 +23,7 @@ export type DatabaseOptions = SqliteOptions | PostgresOptions;
 export function createDatabase(options: DatabaseOptions): Kysely<Database> {
   if ('url' in options) {
     return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new DiscardingPool(createPostgresPool(options)) }),
+      dialect: new PostgresDialect({ pool: new DiscardingPool(createPostgresPool(options), options.timeoutMs) }),
     });
   }
   if (options.sqlitePath !== ':memory:') {

@@ -5,12 +5,7 @@ import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createDatabaseAt,
-  dropDatabaseAt,
-  startPostgres,
-  type PostgresCluster,
-} from '#test/support/postgres.ts';
+import { createDatabaseAt, dropDatabaseAt, startPostgres, type PostgresCluster } from '#test/support/postgres.ts';
 import { testPostgresUrl } from '#test/support/test-database.ts';
 import { createDatabase } from './create-database.ts';
 import type { Db } from './database.ts';
@@ -36,8 +31,8 @@ async function freshDatabase(template?: string): Promise<string> {
 }
 
 /** Runs `use` with a plain pg client on the maintenance database (not through the pool under test). */
-async function admin<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: cluster });
+async function admin<T>(use: (client: pg.Client) => Promise<T>, server = cluster): Promise<T> {
+  const client = new pg.Client({ connectionString: server });
   await client.connect();
   try {
     return await use(client);
@@ -46,14 +41,14 @@ async function admin<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-const backends = (applicationName: string) =>
+const backends = (applicationName: string, server = cluster) =>
   admin(async (client) => {
     const { rows } = await client.query<{ n: string }>(
       'select count(*) as n from pg_stat_activity where application_name = $1',
       [applicationName],
     );
     return Number(rows[0]!.n);
-  });
+  }, server);
 
 async function failure(promise: Promise<unknown>): Promise<Error & { code?: string }> {
   try {
@@ -218,6 +213,49 @@ describe('PostgreSQL pool', () => {
     expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
   });
 
+  it('R-05 the server says goodbye in the same read as its welcome: that query fails as "unavailable", the process lives', async () => {
+    // What a real server sends when a fast shutdown reaches a backend as it finishes starting:
+    // AuthenticationOk, ReadyForQuery and the FATAL 57P01, arriving together. A server on
+    // loopback writes exactly those bytes, since the timing cannot be arranged with a real one.
+    const message = (type: string, body: Buffer) => {
+      const header = Buffer.alloc(5);
+      header.write(type, 0, 'latin1');
+      header.writeInt32BE(body.length + 4, 1);
+      return Buffer.concat([header, body]);
+    };
+    const field = (code: string, value: string) => Buffer.from(`${code}${value}\0`, 'utf8');
+    const goodbye = Buffer.concat([
+      message('R', Buffer.from([0, 0, 0, 0])),
+      message('Z', Buffer.from('I', 'latin1')),
+      message(
+        'E',
+        Buffer.concat([
+          field('S', 'FATAL'),
+          field('V', 'FATAL'),
+          field('C', '57P01'),
+          field('M', 'terminating connection due to administrator command'),
+          Buffer.from([0]),
+        ]),
+      ),
+    ]);
+    const server = createServer((socket) => socket.once('data', () => socket.end(goodbye)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const uncaught: unknown[] = [];
+    const record = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtExceptionMonitor', record);
+    try {
+      const { port } = server.address() as { port: number };
+      const db = open({ url: `postgres://postgres@127.0.0.1:${port}/latchkey`, timeoutMs: 2000 });
+      const err = await failure(sql`select 1`.execute(db));
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      await sleep(50);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtExceptionMonitor', record);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('R-05 nothing listening: connection refused is "unavailable" at once', async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -258,6 +296,36 @@ describe('a server that stops answering (SIGSTOP)', () => {
   });
   afterAll(async () => {
     await own?.stop();
+  });
+
+  it('R-06 a connection still opening when its query gave up keeps opening, and joins the pool once the server answers', async () => {
+    const name = `lk-backlog-${Date.now()}`;
+    const db = open({ url: await own.createDatabase(), poolMax: 1, timeoutMs: 300, applicationName: name });
+    own.kill('SIGSTOP');
+    let err: Error;
+    let elapsed: number;
+    try {
+      const started = performance.now();
+      err = await failure(sql`select 1`.execute(db));
+      elapsed = performance.now() - started;
+      // Longer frozen than the query's time limit: a connection attempt given up with the
+      // query would be gone by now, and the server would only find a closed socket.
+      await sleep(1200);
+    } finally {
+      own.kill('SIGCONT');
+    }
+    expect(err.message).toBe('timeout exceeded when trying to connect');
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(elapsed).toBeLessThan(1000);
+    // Without another query: the attempt made while frozen opens, and waits idle in the pool.
+    let idle = 0;
+    for (let i = 0; i < 100 && idle === 0; i += 1) {
+      idle = await backends(name, own.url());
+      if (idle === 0) await sleep(20);
+    }
+    expect(idle).toBe(1);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    expect(await backends(name, own.url())).toBe(1);
   });
 
   it('R-06 query_timeout ends the wait, and the connection is discarded rather than reused', async () => {

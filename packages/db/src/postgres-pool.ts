@@ -7,8 +7,8 @@ export interface PostgresOptions {
   /** The most connections this process opens (DATABASE_POOL_MAX). */
   poolMax: number;
   /**
-   * DATABASE_TIMEOUT_MS: the longest a query waits for a connection (or for a new one to
-   * connect), and the longest it runs, on the server (statement_timeout) and on the client
+   * DATABASE_TIMEOUT_MS: the longest a query waits for a connection (a new one may go on
+   * opening for longer: CONNECT_TIMEOUT_FLOOR_MS), and the longest it runs, on the server (statement_timeout) and on the client
    * (query_timeout, for a server that stopped answering altogether: R-06).
    */
   timeoutMs: number;
@@ -46,11 +46,20 @@ function serverStatementTimeout(timeoutMs: number): number {
   return Math.max(1, timeoutMs - Math.min(250, Math.floor(timeoutMs / 5)));
 }
 
+/**
+ * How long one new connection may take to open, apart from how long a query waits for one
+ * (DATABASE_TIMEOUT_MS, enforced by DiscardingPool). A server that was frozen or overloaded
+ * answers its backlog of connection attempts in turn once it runs again: attempts given up
+ * after a second would each be replaced by another, and the backlog would never drain (R-06).
+ * Attempts that outlive their request join the pool when they open.
+ */
+const CONNECT_TIMEOUT_FLOOR_MS = 10_000;
+
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolMax,
-    connectionTimeoutMillis: options.timeoutMs,
+    connectionTimeoutMillis: Math.max(options.timeoutMs, CONNECT_TIMEOUT_FLOOR_MS),
     idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
     statement_timeout: serverStatementTimeout(options.timeoutMs),
     query_timeout: options.timeoutMs,
@@ -64,8 +73,16 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
   // Without a listener an idle client's error (the server restarting) is an uncaught
   // 'error' event and ends the process.
   pool.on('error', (err) => options.onIdleError?.(err));
+  // The server's goodbye can arrive in the same read as its welcome (a restart just as a
+  // connection opens): pg emits 'error' while handing the client over, after pg-pool removed
+  // its listener and before whoever checked it out could add one (R-05). A listener for the
+  // client's whole life keeps that from ending the process; such a client is no longer
+  // queryable, so its queries fail and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', ignoreHandedOverError));
   return pool;
 }
+
+function ignoreHandedOverError(): void {}
 
 /** Raised for a query on a connection that an earlier client-side timeout gave up on. */
 export class ConnectionAbandonedError extends Error {
@@ -111,17 +128,46 @@ function isStalePreparedPlan(err: unknown): boolean {
  */
 export class DiscardingPool implements PostgresPool {
   readonly #pool: pg.Pool;
+  readonly #acquireTimeoutMs: number;
 
-  constructor(pool: pg.Pool) {
+  /** `acquireTimeoutMs`: how long a query waits for a connection (DATABASE_TIMEOUT_MS). */
+  constructor(pool: pg.Pool, acquireTimeoutMs: number) {
     this.#pool = pool;
+    this.#acquireTimeoutMs = acquireTimeoutMs;
   }
 
   get options(): object {
     return this.#pool.options;
   }
 
+  /**
+   * A connection within acquireTimeoutMs, or pg-pool's own "timeout exceeded" error. The wait
+   * goes on in the pool after the caller gave up (a connection being opened finishes opening);
+   * a connection that arrives late goes straight back to the pool.
+   */
+  #checkout(): Promise<pg.PoolClient> {
+    return new Promise((resolve, reject) => {
+      let gaveUp = false;
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        reject(new Error('timeout exceeded when trying to connect'));
+      }, this.#acquireTimeoutMs);
+      this.#pool.connect().then(
+        (client) => {
+          clearTimeout(timer);
+          if (gaveUp) client.release();
+          else resolve(client);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          if (!gaveUp) reject(err as Error);
+        },
+      );
+    });
+  }
+
   async connect(): Promise<PostgresPoolClient> {
-    const client = await this.#pool.connect();
+    const client = await this.#checkout();
     let abandoned = false;
     // pg-pool listens for 'error' only on idle clients. A checked-out one whose server goes
     // away (a restart while a transaction is open) emits 'error' too, and with no listener
