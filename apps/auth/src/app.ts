@@ -16,6 +16,7 @@ import { introspectRouter } from './endpoints/introspect/introspect.router.ts';
 import { JWKS_PATH, jwksRouter } from './endpoints/jwks/jwks.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
 import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
+import { registerRouter } from './endpoints/register/register.router.ts';
 import { REVOKE_PATH, revokeRouter } from './endpoints/revoke/revoke.router.ts';
 import { USERINFO_PATH, userinfoRouter } from './endpoints/userinfo/userinfo.router.ts';
 import { TOKEN_PATH, tokenRouter } from './endpoints/token/token.router.ts';
@@ -75,6 +76,8 @@ export function createAuthApp(given: AuthDeps): express.Express {
   app.use(revokeRouter(deps, clientAuthLimits));
   // OI-11: server to server (resource servers), so no CORS; same client authentication and allowance.
   app.use(introspectRouter(deps, clientAuthLimits));
+  // DR-*: RFC 7591/7592 registration (off by default), server to server: no CORS.
+  app.use(registerRouter(deps));
   app.use(userinfoRouter(deps));
   app.use(accountRouter(deps));
 

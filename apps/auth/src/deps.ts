@@ -14,6 +14,12 @@ export interface AuthDeps {
   redis?: RedisClient | undefined;
   /** OI-03: the ID token signing keys; createAuthApp makes one from `db` when not given. */
   signingKeys?: SigningKeyRing | undefined;
+  /**
+   * CM-*: extra certificate authorities (PEM) trusted when fetching client ID metadata
+   * documents, besides the system's: tests serve documents over https on loopback. Operators
+   * use NODE_EXTRA_CA_CERTS instead.
+   */
+  metadataDocumentCa?: string | undefined;
 }
 
 /** The app's signing keys (createAuthApp always sets them). */

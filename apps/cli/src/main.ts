@@ -11,6 +11,7 @@ import { helpText } from './commands/help.command.ts';
 import { parseKeysCommand } from './commands/keys.command.ts';
 import { parseTokenCommand } from './commands/token.command.ts';
 import { parseMigrateCommand } from './commands/migrate.command.ts';
+import { parseRegistrationCommand } from './commands/registration.command.ts';
 import { parseResourceCommand } from './commands/resource.command.ts';
 import { parseUserCommand } from './commands/user.command.ts';
 import { openContext } from './open-context.ts';
@@ -26,6 +27,7 @@ const resources: Record<string, (action: string | undefined, args: string[]) => 
   grant: parseGrantCommand,
   keys: parseKeysCommand,
   resource: parseResourceCommand,
+  registration: parseRegistrationCommand,
   migrate: parseMigrateCommand,
 };
 

@@ -51,6 +51,10 @@ const envSchema = z.object({
   MAX_CLIENTS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(100),
   MAX_TOKENS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(100),
   DEMO_ACCOUNT: flag(true),
+  CLIENT_ID_METADATA_DOCUMENTS: z.enum(['on', 'off']).default('on'),
+  CIMD_ALLOW_LOOPBACK: flag(false),
+  DYNAMIC_CLIENT_REGISTRATION: z.enum(['off', 'open', 'token']).default('off'),
+  RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 export interface Config {
@@ -110,6 +114,19 @@ export interface Config {
    */
   readonly limits: { readonly maxClientsPerUser: number; readonly maxTokensPerUser: number };
   readonly demoAccount: boolean;
+  /**
+   * CM-*: a `client_id` that is an https URL names its client ID metadata document, fetched on
+   * first use (CLIENT_ID_METADATA_DOCUMENTS, on by default). `allowLoopback`
+   * (CIMD_ALLOW_LOOPBACK, refused in production): documents on loopback addresses, over http
+   * too, for local development and tests; every other private address stays refused.
+   */
+  readonly clientIdMetadataDocuments: { readonly enabled: boolean; readonly allowLoopback: boolean };
+  /**
+   * DR-*: POST /oauth/register (RFC 7591): `off` (the default: 404), `open` to anyone, or `token`
+   * with an initial access token made by `registration token create`. `perHour`: registrations
+   * one address may make per hour.
+   */
+  readonly dynamicClientRegistration: { readonly mode: 'off' | 'open' | 'token'; readonly perHour: number };
 }
 
 export class ConfigError extends Error {
@@ -134,7 +151,10 @@ function readLocalSecrets(file: string): LocalSecrets {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ConfigError([`${file}: not valid JSON (${err instanceof Error ? err.message : 'unreadable'})`, DELETE_HINT]);
+    throw new ConfigError([
+      `${file}: not valid JSON (${err instanceof Error ? err.message : 'unreadable'})`,
+      DELETE_HINT,
+    ]);
   }
   const parsed = localSecrets.safeParse(json);
   if (!parsed.success) {
@@ -191,6 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ] as const) {
       if (!value?.startsWith('https://')) problems.push(`${key}: an https URL is required in production`);
     }
+    if (e.CIMD_ALLOW_LOOPBACK) {
+      problems.push('CIMD_ALLOW_LOOPBACK: not allowed in production (metadata documents on loopback addresses)');
+    }
     if (problems.length > 0) throw new ConfigError(problems);
   }
 
@@ -241,5 +264,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokensPerUser: e.MAX_TOKENS_PER_USER,
     }),
     demoAccount: production ? false : e.DEMO_ACCOUNT,
+    clientIdMetadataDocuments: Object.freeze({
+      enabled: e.CLIENT_ID_METADATA_DOCUMENTS === 'on',
+      allowLoopback: e.CIMD_ALLOW_LOOPBACK,
+    }),
+    dynamicClientRegistration: Object.freeze({
+      mode: e.DYNAMIC_CLIENT_REGISTRATION,
+      perHour: e.RATE_LIMIT_REGISTER_PER_HOUR,
+    }),
   });
 }

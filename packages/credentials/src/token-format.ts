@@ -10,13 +10,17 @@ export const TokenPrefix = {
   accessToken: 'lko',
   refreshToken: 'lkr',
   clientSecret: 'lks',
+  /** DR-*: opens /oauth/register when DYNAMIC_CLIENT_REGISTRATION=token (RFC 7591 §3 initial access token). */
+  initialAccessToken: 'lki',
+  /** DR-*: reads or deletes one dynamically registered client (RFC 7592 registration access token). */
+  registrationAccessToken: 'lkm',
 } as const;
 export type TokenPrefix = (typeof TokenPrefix)[keyof typeof TokenPrefix];
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 30;
 const CHECKSUM_LENGTH = 6;
-const TOKEN_PATTERN = /^(lkp|lko|lkr|lks)_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/;
+const TOKEN_PATTERN = /^(lkp|lko|lkr|lks|lki|lkm)_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/;
 
 /** Uniform base62 string from the CSPRNG (rejection sampling, no modulo bias). */
 export function randomBase62(length: number): string {

@@ -36,6 +36,35 @@ export interface ClientsTable {
   revoked_at: number | null;
   /** SC-03: the scopes the client gets when it sends no `scope` (RFC 7591 §2), space-delimited. */
   scope: string;
+  /** How the client came to be: `registered`, `metadata_document` (CM-*) or `dynamic` (DR-*). */
+  registration: ClientRegistration;
+  /** CM-*: when the metadata document must be fetched again (its HTTP caching, at most 24 h). */
+  metadata_expires_at: number | null;
+  /** CM-*, DR-*: the logo the client named (RFC 7591 `logo_uri`); kept, not shown. */
+  logo_uri: string | null;
+  /** DR-*: SHA-256 digest of the RFC 7592 registration access token. */
+  registration_token_hash: string | null;
+  /** DR-*: the last authorization or token request; dynamic clients unused for 30 days are removed. */
+  last_used_at: number | null;
+}
+
+export type ClientRegistration = 'registered' | 'metadata_document' | 'dynamic';
+
+/** CM-*: hosts whose client ID metadata documents an operator blocked (`client block --host`). */
+export interface BlockedClientHostsTable {
+  host: string;
+  created_at: number;
+}
+
+/** DR-*: initial access tokens for DYNAMIC_CLIENT_REGISTRATION=token; digests only (TS-04). */
+export interface RegistrationTokensTable {
+  id: string;
+  token_hash: string;
+  last4: string;
+  label: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
 }
 
 /** SR-*: a confidential client's secrets, at most two live; only the SHA-256 digest is kept (TS-04). */
@@ -181,6 +210,8 @@ export interface Database {
   locks: LocksTable;
   signing_keys: SigningKeysTable;
   resource_servers: ResourceServersTable;
+  blocked_client_hosts: BlockedClientHostsTable;
+  registration_tokens: RegistrationTokensTable;
 }
 
 /** What repositories take as their first argument: the database or an open transaction. */

@@ -32,6 +32,7 @@ async function client(ownerId: string, id = `cli_${(serial += 1)}`) {
       created_at: T,
       revoked_at: null,
       scope: 'profile email',
+      registration: 'registered',
     })
     .execute();
   return id;

@@ -10,6 +10,7 @@ import * as addScopes from './migrations/2026_11_28_000000_add_scopes.ts';
 import * as publicClientsAndSecrets from './migrations/2026_11_29_000000_public_clients_and_secrets.ts';
 import * as openidConnect from './migrations/2026_11_30_000000_openid_connect.ts';
 import * as resourceIndicators from './migrations/2026_12_01_000000_resource_indicators.ts';
+import * as clientRegistration from './migrations/2026_12_02_000000_client_registration.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_000000_public_clients_and_secrets': publicClientsAndSecrets,
   '2026_11_30_000000_openid_connect': openidConnect,
   '2026_12_01_000000_resource_indicators': resourceIndicators,
+  '2026_12_02_000000_client_registration': clientRegistration,
 };
 
 /** Exported for the migration tests, which step down and up again. */

@@ -33,6 +33,9 @@ export const CLIENT_USAGE = {
   secretCreate: `client secret create <client_id> [--expires-in ${Object.keys(SECRET_EXPIRIES).join('|')}]`,
   secretList: 'client secret list <client_id>',
   secretDelete: 'client secret delete <client_id> <secret_id>',
+  block: 'client block --host <host>',
+  unblock: 'client unblock --host <host>',
+  blocked: 'client blocked',
 } as const;
 
 /**

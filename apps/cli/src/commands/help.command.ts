@@ -1,6 +1,7 @@
 import { CLIENT_USAGE } from './client.command.ts';
 import { GRANT_USAGE } from './grant.command.ts';
 import { KEYS_USAGE } from './keys.command.ts';
+import { REGISTRATION_USAGE } from './registration.command.ts';
 import { RESOURCE_USAGE } from './resource.command.ts';
 import { TOKEN_USAGE } from './token.command.ts';
 import { USER_USAGE } from './user.command.ts';
@@ -25,6 +26,12 @@ export function helpText(): string {
     `  ${CLIENT_USAGE.secretCreate}    prints the new client_secret (shown once); the old one works until deleted or --expires-in`,
     `  ${CLIENT_USAGE.secretList}    each secret's id, last4, created, expires and last used`,
     `  ${CLIENT_USAGE.secretDelete}    the next request with it gets invalid_client; the last one cannot be deleted`,
+    `  ${CLIENT_USAGE.block}    refuses client ID metadata documents from that host, and revokes its clients`,
+    `  ${CLIENT_USAGE.unblock}    accepts that host's documents again (its revoked clients stay revoked)`,
+    `  ${CLIENT_USAGE.blocked}    the blocked hosts`,
+    `  ${REGISTRATION_USAGE.tokenCreate}    prints an initial access token for /oauth/register (shown once)`,
+    `  ${REGISTRATION_USAGE.tokenList}`,
+    `  ${REGISTRATION_USAGE.tokenRevoke}    registrations with it are refused from now on`,
     `  ${TOKEN_USAGE.create}    prints token (shown once); default lifetime one year`,
     `  ${TOKEN_USAGE.list}`,
     `  ${TOKEN_USAGE.revoke}`,

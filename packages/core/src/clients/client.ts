@@ -1,5 +1,5 @@
 import { storedScopes, type Scope } from '@latchkey/contracts';
-import type { ClientsTable } from '@latchkey/db';
+import type { ClientRegistration, ClientsTable } from '@latchkey/db';
 import type { IdTokenAlg } from '../oidc/signing-keys.service.ts';
 
 export interface Client {
@@ -24,9 +24,20 @@ export interface Client {
   scopes: Scope[];
   /** OI-03: how its ID tokens are signed (`id_token_signed_response_alg`, OpenID Connect Registration §2). */
   idTokenAlg: IdTokenAlg;
+  /**
+   * How it came to be (issue 32): `registered` by a person (portal, CLI) or provisioned;
+   * `metadata_document`: its id is the https URL of its client ID metadata document (CM-*);
+   * `dynamic`: it registered itself at /oauth/register (DR-*). The last two have no owner and are
+   * not vouched for by anyone the user knows.
+   */
+  registration: ClientRegistration;
+  /** The logo the client named (RFC 7591 `logo_uri`); kept, never shown. */
+  logoUri: string | null;
   createdAt: number;
   revokedAt: number | null;
 }
+
+export type { ClientRegistration };
 
 export function clientRowToClient(row: ClientsTable): Client {
   return {
@@ -44,6 +55,8 @@ export function clientRowToClient(row: ClientsTable): Client {
     requirePkce: Number(row.require_pkce) === 1,
     scopes: storedScopes(row.scope),
     idTokenAlg: row.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256',
+    registration: row.registration ?? 'registered',
+    logoUri: row.logo_uri ?? null,
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };

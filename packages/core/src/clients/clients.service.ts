@@ -159,6 +159,11 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     require_pkce: input.requirePkce || isPublic ? 1 : 0,
     // SC-03: a third-party client may ask for, and gets by default, every third-party scope.
     scope: formatScope(THIRD_PARTY_SCOPES),
+    registration: 'registered',
+    metadata_expires_at: null,
+    logo_uri: null,
+    registration_token_hash: null,
+    last_used_at: null,
     created_at: now,
     revoked_at: null,
   };
@@ -344,6 +349,11 @@ export async function ensureFirstPartyClient(db: Executor, clock: Clock, spec: F
     public: 0,
     id_token_signed_response_alg: 'RS256',
     require_pkce: 1,
+    registration: 'registered',
+    metadata_expires_at: null,
+    logo_uri: null,
+    registration_token_hash: null,
+    last_used_at: null,
     created_at: clock.now(),
     revoked_at: null,
   });

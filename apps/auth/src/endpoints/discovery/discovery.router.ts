@@ -1,10 +1,14 @@
 import { Router } from 'express';
+import type { Config } from '@latchkey/config';
 import { REQUESTABLE_SCOPES } from '@latchkey/contracts';
 import { ID_TOKEN_ALGS } from '@latchkey/core';
 import { PROMPT_VALUES } from '../../authorization/check-prompt.ts';
 import type { AuthDeps } from '../../deps.ts';
 import { INTROSPECT_PATH } from '../introspect/introspect.router.ts';
 import { JWKS_PATH } from '../jwks/jwks.router.ts';
+import { REGISTER_PATH } from '../register/register.router.ts';
+
+type MetadataConfig = Pick<Config, 'auth' | 'portal' | 'clientIdMetadataDocuments' | 'dynamicClientRegistration'>;
 
 export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
 export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
@@ -13,7 +17,8 @@ export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
  * RFC 8414 §2 metadata. Only what this server actually does is advertised: the documented
  * interface and what DD-2 adds to it.
  */
-export function authorizationServerMetadata(issuer: string, portalUrl: string) {
+export function authorizationServerMetadata(config: MetadataConfig) {
+  const issuer = config.auth.url;
   // PC-11: `none` is a public client's client_id with no secret (RFC 8414 §2, RFC 7591 §2).
   const clientAuthMethods = ['client_secret_post', 'client_secret_basic', 'none'];
   return {
@@ -44,7 +49,11 @@ export function authorizationServerMetadata(issuer: string, portalUrl: string) {
     // RFC 9207 §3: clients may rely on `iss` in every authorization response (oauth4webapi checks it: CL-04).
     authorization_response_iss_parameter_supported: true,
     // RFC 8414 §2: where developers read how to use this server: the developer portal.
-    service_documentation: `${portalUrl}/`,
+    service_documentation: `${config.portal.url}/`,
+    // DR-01: RFC 7591 registration, listed only when DYNAMIC_CLIENT_REGISTRATION is not off.
+    ...(config.dynamicClientRegistration.mode !== 'off' && { registration_endpoint: `${issuer}${REGISTER_PATH}` }),
+    // CM-01: a client_id may be the https URL of a client ID metadata document (CLIENT_ID_METADATA_DOCUMENTS).
+    ...(config.clientIdMetadataDocuments.enabled && { client_id_metadata_document_supported: true }),
   };
 }
 
@@ -56,9 +65,9 @@ export function authorizationServerMetadata(issuer: string, portalUrl: string) {
  * `request_uri_parameter_supported` to true). OI-13: this document is all the sign-in libraries
  * of the interoperability suite need besides the client's id and secret.
  */
-export function openIdProviderMetadata(issuer: string, portalUrl: string) {
+export function openIdProviderMetadata(config: MetadataConfig) {
   return {
-    ...authorizationServerMetadata(issuer, portalUrl),
+    ...authorizationServerMetadata(config),
     subject_types_supported: ['public'],
     prompt_values_supported: [...PROMPT_VALUES],
     id_token_signing_alg_values_supported: [...ID_TOKEN_ALGS],
@@ -87,10 +96,9 @@ export function openIdProviderMetadata(issuer: string, portalUrl: string) {
  */
 export function discoveryRouter(deps: AuthDeps): Router {
   const router = Router();
-  const { url: issuer } = deps.config.auth;
   const documents = {
-    [DISCOVERY_PATH]: JSON.stringify(authorizationServerMetadata(issuer, deps.config.portal.url)),
-    [OPENID_CONFIGURATION_PATH]: JSON.stringify(openIdProviderMetadata(issuer, deps.config.portal.url)),
+    [DISCOVERY_PATH]: JSON.stringify(authorizationServerMetadata(deps.config)),
+    [OPENID_CONFIGURATION_PATH]: JSON.stringify(openIdProviderMetadata(deps.config)),
   };
   for (const [path, body] of Object.entries(documents)) {
     router.get(path, (_req, res) => {

@@ -66,6 +66,7 @@ describe('RFC 8414 authorization server metadata', () => {
         'code_challenge_methods_supported',
         'authorization_response_iss_parameter_supported',
         'scopes_supported',
+        'client_id_metadata_document_supported',
       ].sort(),
     );
   });
