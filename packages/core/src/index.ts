@@ -35,6 +35,11 @@ export { isAllowedCorsOrigin } from './clients/cors-origins.ts';
 export type { ClientChanges, NewClient, CreatedClient, FirstPartyClient } from './clients/clients.service.ts';
 export { validateRedirectUriForRegistration, redirectUriMatches } from './clients/redirect-uri.ts';
 export { presentClient, presentClientSecret, presentCreatedClientSecret } from './clients/client.presenter.ts';
+export type { ClientRegistration } from './clients/client.ts';
+export * from './clients/blocked-hosts.ts';
+export * from './clients/metadata-document-clients.ts';
+export * from './clients/dynamic-clients.service.ts';
+export * from './clients/registration-tokens.service.ts';
 
 export { consentedScopes, hasConsented, recordConsent } from './authorization/consents.service.ts';
 export { listAuthorizedApplications, revokeApplicationAccess } from './authorization/applications.service.ts';
