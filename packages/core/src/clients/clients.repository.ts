@@ -56,3 +56,57 @@ export async function upsertProvisionedClient(db: Executor, row: ClientsTable): 
     .onConflict((oc) => oc.column('id').doUpdateSet({ name, redirect_uris, post_logout_redirect_uri }))
     .execute();
 }
+
+/**
+ * DR-*: a dynamic client got tokens at `at`: last_used_at is written at most once per
+ * `intervalMs` per client, and never for any other client (the update matches no row).
+ */
+export async function markDynamicClientUsed(db: Executor, id: string, at: number, intervalMs: number): Promise<void> {
+  await db
+    .updateTable('clients')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where('registration', '=', 'dynamic')
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', at - intervalMs)]))
+    .execute();
+}
+
+/** DR-*: up to `limit` dynamic clients neither used nor created since `cutoff`, oldest first. */
+export async function listDynamicClientIdsUnusedSince(db: Executor, cutoff: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('clients')
+    .select('id')
+    .where('registration', '=', 'dynamic')
+    .where((eb) => eb(eb.fn.coalesce('last_used_at', 'created_at'), '<', cutoff))
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Deletes those of `ids` that are still dynamic and unused since `cutoff` (one used since it
+ * was listed is kept); grants, codes, tokens, consents, secrets and origins go with them (FKs
+ * cascade). Returns how many were deleted.
+ */
+export async function deleteDynamicClientsUnusedSince(db: Executor, ids: string[], cutoff: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .deleteFrom('clients')
+    .where('id', 'in', ids)
+    .where('registration', '=', 'dynamic')
+    .where((eb) => eb(eb.fn.coalesce('last_used_at', 'created_at'), '<', cutoff))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** DR-*: deletes one dynamic client whose registration access token has this digest; false when none. */
+export async function deleteDynamicClientRow(db: Executor, id: string, tokenHash: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('clients')
+    .where('id', '=', id)
+    .where('registration', '=', 'dynamic')
+    .where('registration_token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,11 +1,11 @@
-import { ACCESS_SCOPES, formatScope, THIRD_PARTY_SCOPES } from '@latchkey/contracts';
+import { ACCESS_SCOPES, formatScope, THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
 import { digest, lastFour } from '@latchkey/credentials';
 import type { ClientsTable, Executor } from '@latchkey/db';
 import { systemClock, type Clock } from '../clock.ts';
 import { Conflict, InvalidClient, LimitReached, NotFound, ValidationFailed } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
 import { countActiveClients, insertWithinCap } from '../limits/per-user-cap.ts';
-import { clientRowToClient, type Client } from './client.ts';
+import { clientRowToClient, type Client, type ClientRegistration } from './client.ts';
 import {
   findClientRowById,
   insertClient,
@@ -37,7 +37,8 @@ export interface ClientDetails {
 }
 
 export interface NewClient extends ClientDetails {
-  ownerId: string;
+  /** The user who registered it; null for a client that registered itself (DR-*), which no one owns. */
+  ownerId: string | null;
   name: string;
   /** 1 to 10 redirect URLs (CE-02). */
   redirectUris: readonly string[];
@@ -59,6 +60,15 @@ export interface NewClient extends ClientDetails {
    * CLI): no cap.
    */
   maxActive?: number | undefined;
+  /**
+   * SC-03: the scopes it may hold and gets by default, each a third-party scope (`account` is
+   * refused); every third-party scope when left out.
+   */
+  scopes?: readonly Scope[] | undefined;
+  /** How it came to be; `registered` (a person, through the portal or the CLI) when left out. */
+  registration?: Exclude<ClientRegistration, 'metadata_document'> | undefined;
+  /** DR-*: the SHA-256 digest of a dynamic client's registration access token (RFC 7592). */
+  registrationTokenHash?: string | undefined;
 }
 
 export interface CreatedClient {
@@ -110,6 +120,16 @@ function validateIdTokenAlg(value: unknown): IdTokenAlg {
   return value as IdTokenAlg;
 }
 
+/** SC-03: only third-party scopes; `account` (the portal's own) and `openid` (anyone's, no one's default) are not a client's. */
+function validateClientScopes(scopes: readonly Scope[] | undefined): string {
+  if (scopes === undefined) return formatScope(THIRD_PARTY_SCOPES);
+  const refused = scopes.filter((scope) => !THIRD_PARTY_SCOPES.includes(scope));
+  if (refused.length > 0) {
+    throw new ValidationFailed('scope', `A client may hold only these scopes: ${THIRD_PARTY_SCOPES.join(', ')}.`);
+  }
+  return formatScope(scopes);
+}
+
 function clientLimitReached(cap: number): LimitReached {
   const clients = cap === 1 ? '1 active client' : `${cap} active clients`;
   return new LimitReached(
@@ -134,6 +154,7 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
   const redirectUris = validateRedirectUris(input.redirectUris, input.redirectUrisField ?? 'redirect_uris', isPublic);
   const postLogoutRedirectUri = validatePostLogoutRedirectUri(input.postLogoutRedirectUri);
   const idTokenAlg = input.idTokenAlg === undefined ? 'RS256' : validateIdTokenAlg(input.idTokenAlg);
+  const scope = validateClientScopes(input.scopes);
   const details = validateDetails({
     description: input.description ?? null,
     clientUri: input.clientUri ?? null,
@@ -157,12 +178,13 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     id_token_signed_response_alg: idTokenAlg,
     // PC-02: a public client cannot keep a secret, so PKCE is what binds its code to it.
     require_pkce: input.requirePkce || isPublic ? 1 : 0,
-    // SC-03: a third-party client may ask for, and gets by default, every third-party scope.
-    scope: formatScope(THIRD_PARTY_SCOPES),
-    registration: 'registered',
+    // SC-03: a third-party client may ask for, and gets by default, every third-party scope
+    // (or those it registered with).
+    scope,
+    registration: input.registration ?? 'registered',
     metadata_expires_at: null,
     logo_uri: null,
-    registration_token_hash: null,
+    registration_token_hash: input.registrationTokenHash ?? null,
     last_used_at: null,
     created_at: now,
     revoked_at: null,
@@ -173,13 +195,16 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     await replaceClientOrigins(trx, row.id, redirectUris);
     if (secret) await insertClientSecret(trx, secret.row);
   };
+  const ownerId = input.ownerId;
   if (input.maxActive === undefined) {
     await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
   } else {
+    // HD-14's cap is per owner: a client no one owns has none to count against.
+    if (ownerId === null) throw new Error('maxActive needs an owner');
     const inserted = await insertWithinCap(db, {
-      userId: input.ownerId,
+      userId: ownerId,
       cap: input.maxActive,
-      count: (trx) => countActiveClients(trx, input.ownerId),
+      count: (trx) => countActiveClients(trx, ownerId),
       insert,
     });
     if (!inserted) throw clientLimitReached(input.maxActive);

@@ -1,6 +1,7 @@
 import { formatScope, type Scope } from '@latchkey/contracts';
 import { digest, generateToken, lastFour, TokenPrefix } from '@latchkey/credentials';
 import type { Executor } from '@latchkey/db';
+import { recordDynamicClientUse } from '../clients/dynamic-clients.service.ts';
 import { IdPrefix, newId } from '../ids.ts';
 import type { TokenPair } from './token.ts';
 import { insertAccessToken, insertRefreshToken } from './tokens.repository.ts';
@@ -26,7 +27,8 @@ export interface GrantRef {
 /**
  * Mints an access and refresh token under a grant. Called inside the same transaction that
  * consumed the code or the previous refresh token, so the pair and the "used" mark commit
- * together or not at all (R-04).
+ * together or not at all (R-04). Every token a client gets passes here (the code exchange and
+ * the refresh), so this is where a dynamic client's use is recorded (DR-16).
  */
 export async function issueTokenPair(
   trx: Executor,
@@ -65,5 +67,6 @@ export async function issueTokenPair(
     grace_reused_at: null,
     used_child_id: null,
   });
+  await recordDynamicClientUse(trx, grant.clientId, now);
   return { accessToken, refreshToken, expiresIn: lifetimes.tokenTtlSeconds, scopes: [...grant.scopes] };
 }
