@@ -4,7 +4,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { authorizeViaPages, type AuthorizeRequest } from '../support/browserless-flow.ts';
 import { makeClient, makeUser } from '../support/fixtures.ts';
-import { startSystem, type TestSystem } from '../support/system.ts';
+import { startSystem, type SystemOptions, type TestSystem } from '../support/system.ts';
 
 export const EXPIRES_IN_MODES = [
   { name: 'expires_in as a string', env: {} },
@@ -50,8 +50,11 @@ export interface InteropSystem {
   close(): Promise<void>;
 }
 
-export async function startInteropSystem(env: Record<string, string> = {}): Promise<InteropSystem> {
-  const system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000', ...env });
+export async function startInteropSystem(
+  env: Record<string, string> = {},
+  options: SystemOptions = {},
+): Promise<InteropSystem> {
+  const system = await startSystem({ RATE_LIMIT_TOKEN_PER_MINUTE: '10000', ...env }, options);
   const user = await makeUser(system, 'Katherine Johnson');
   return {
     system,

@@ -39,8 +39,14 @@ export interface TestSystem {
   close(): Promise<void>;
 }
 
+/** What the servers get besides the configuration. */
+export interface SystemOptions {
+  /** CM-*: a CA (PEM) the authorization server trusts when fetching client ID metadata documents over https. */
+  metadataDocumentCa?: string;
+}
+
 /** `env` overrides any environment variable of the configuration (e.g. EXPIRES_IN_AS_NUMBER). */
-export async function startSystem(env: Record<string, string> = {}): Promise<TestSystem> {
+export async function startSystem(env: Record<string, string> = {}, options: SystemOptions = {}): Promise<TestSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-it-'));
   const database = await createTestDatabase(dataDir);
   const authServer = createServer();
@@ -67,7 +73,10 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
   await provisionPortalClient(db, clock, config);
   const logs: string[] = [];
   const logger = captureLogger(logs);
-  authServer.on('request', createAuthApp({ config, db, clock, logger }));
+  authServer.on(
+    'request',
+    createAuthApp({ config, db, clock, logger, metadataDocumentCa: options.metadataDocumentCa }),
+  );
   const api = createApiApp({ config, db, clock, logger });
   apiServer.on('request', api.handler);
   return {
@@ -110,9 +119,9 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Tes
 }
 
 /** The system of one test file (per-file.ts): started before its first test, closed after its last. */
-export function useSystem(env: Record<string, string> = {}): TestSystem {
+export function useSystem(env: Record<string, string> = {}, options: SystemOptions = {}): TestSystem {
   return perFile(
-    async () => ({ system: await startSystem(env) }),
+    async () => ({ system: await startSystem(env, options) }),
     ({ system }) => system.close(),
   ).system;
 }

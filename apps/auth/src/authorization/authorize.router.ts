@@ -46,7 +46,7 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
 
   router.get(AUTHORIZE_PATH, session, async (req, res) => {
     const request = assembleAuthorizeParams(req.query as Record<string, unknown>);
-    const client = await checkClient(deps.db, request);
+    const client = await checkClient(deps, request);
     const redirectUri = checkRedirectUri(client, request);
     const state = echoableState(request);
     markRedirectVerified(res, { redirectUri, state });
