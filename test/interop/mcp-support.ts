@@ -1,6 +1,6 @@
 // What the MCP interoperability tests (issue 31) share: a pre-registered public client, as
-// docs/mcp.md tells an operator to register one for an MCP client (Latchkey has no dynamic
-// client registration), and the MCP SDK's OAuth client provider kept in memory.
+// docs/mcp.md tells an operator to register one for an MCP client that neither sends a client ID
+// metadata document nor registers itself, and the MCP SDK's OAuth client provider kept in memory.
 import { createClient } from '@latchkey/core';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
