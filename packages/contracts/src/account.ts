@@ -154,6 +154,14 @@ export interface CreateTokenRequest {
 }
 
 /**
+ * How a client came to be (issue 32): `registered` by a developer (the portal, the CLI) or
+ * provisioned; `metadata_document`: its id is the https URL of its client ID metadata document;
+ * `dynamic`: it registered itself (RFC 7591). The last two are vouched for by nobody.
+ */
+export const CLIENT_REGISTRATIONS = ['registered', 'metadata_document', 'dynamic'] as const;
+export type ClientRegistrationKind = (typeof CLIENT_REGISTRATIONS)[number];
+
+/**
  * A third-party application the user authorized, once however many times they signed in to it
  * (AA-01). `active_grants`: authorizations that still hold a working token.
  */
@@ -167,6 +175,13 @@ export const applicationJson = z.object({
   active_grants: z.number(),
   /** SC-09: what it holds, the union of its active grants' scopes; empty once none is active. */
   scopes,
+  /** CM-16: how the client came to be; a self-registered one is shown as unverified. */
+  registration: z.enum(CLIENT_REGISTRATIONS),
+  /**
+   * CM-16: for a metadata-document client, the host its document is on (ASCII, as the URL
+   * parser writes it): what the list names it by ("from claude.ai"); null for any other.
+   */
+  host: z.nullable(z.string()),
 });
 export type ApplicationJson = z.infer<typeof applicationJson>;
 
@@ -189,6 +204,10 @@ export interface AuthorizedApplication {
   activeGrants: number;
   /** The union of the scopes of those authorizations, in registry order (SC-09). */
   scopes: Scope[];
+  /** CM-16: how the client came to be (issue 32). */
+  registration: ClientRegistrationKind;
+  /** CM-16: the host of a metadata-document client's document; null for any other client. */
+  host: string | null;
 }
 
 /** The one presenter of an authorized application, for the account endpoint and the CLI alike. */
@@ -201,6 +220,8 @@ export function toApplicationJson(app: AuthorizedApplication): ApplicationJson {
     last_used_at: app.lastUsedAt === null ? null : new Date(app.lastUsedAt).toISOString(),
     active_grants: app.activeGrants,
     scopes: app.scopes,
+    registration: app.registration,
+    host: app.host,
   };
 }
 

@@ -7,6 +7,7 @@ import { csrfTokenFor } from '../http/csrf.ts';
 import { allowFormActionTo } from '../http/security-headers.ts';
 import { sendSessionPage } from '../http/send-page.ts';
 import { consentPage } from './consent/views/consent.view.ts';
+import { selfRegistrationOf } from './consent/self-registration.ts';
 import { currentUser } from '../interaction/current-user.ts';
 import { signInPage } from '../interaction/login/views/signin.view.ts';
 import { removePendingAuthorization, type PendingAuthorization } from './pending-authorization.ts';
@@ -131,6 +132,8 @@ export async function proceedWithAuthorization(
       resourceServer: server && { name: server.name, host: new URL(server.uri).host },
       ...redirectHostOf(pending.redirectUri),
       ...aboutClient(client, pending.redirectUri),
+      // CM-15, DR-18: a client nobody registered is introduced by where it comes from, as unverified.
+      selfRegistration: selfRegistrationOf(client),
     }),
   );
 }

@@ -10,11 +10,21 @@ import type { CallUpstream } from './upstream.ts';
 /** Client, secret and token ids: a prefix and base62 (core/ids.ts); nothing that could change the path. */
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A path parameter (`:id`, `:secretId`), only when it is a well-formed id. */
-function paramOf(req: Request, name: string): string {
+/**
+ * CM-16: an application known by its client ID metadata document has that document's https URL
+ * as its client id, so Revoke access names it. Only there, bounded as the authorization server
+ * bounds such ids (1024), printable ASCII, and sent upstream percent-encoded as one path segment.
+ */
+const METADATA_DOCUMENT_ID = /^https:\/\/[\x21-\x7e]{1,1016}$/;
+const APPLICATION_ID_ROUTE = '/applications/:id/revoke';
+
+/** A path parameter (`:id`, `:secretId`), only when it is a well-formed id; encoded for the upstream path. */
+function paramOf(req: Request, name: string, path: string): string {
   const id = req.params[name];
-  if (typeof id !== 'string' || !ID.test(id)) throw new NotFound('No such endpoint.');
-  return id;
+  const wellFormed =
+    typeof id === 'string' && (ID.test(id) || (path === APPLICATION_ID_ROUTE && METADATA_DOCUMENT_ID.test(id)));
+  if (!wellFormed) throw new NotFound('No such endpoint.');
+  return encodeURIComponent(id);
 }
 
 function allowOnly(allow: string): RequestHandler {
@@ -46,7 +56,8 @@ export function accountProxyRouter(deps: AccountProxyDeps): Router {
     PATCH: [...deps.portalRequest, deps.session, requireSignIn, rawBody],
   };
   for (const route of ACCOUNT_ROUTES) {
-    const target = (req: Request) => `${base}${route.path.replace(/:(\w+)/g, (_, name: string) => paramOf(req, name))}`;
+    const target = (req: Request) =>
+      `${base}${route.path.replace(/:(\w+)/g, (_, name: string) => paramOf(req, name, route.path))}`;
     const forward = forwardTo(deps.tokens, deps.upstream, 'authorization server', target);
     const methods = Object.keys(route.answers) as Array<keyof typeof chains>;
     for (const method of methods) {

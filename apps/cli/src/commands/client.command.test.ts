@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
+  authenticateAccessToken,
   authenticateClient,
+  blockClientHost,
   createClient,
   createClientSecret,
+  findClient,
+  findUserByEmail,
+  isClientHostBlocked,
+  issueAuthorizationCode,
+  listBlockedClientHosts,
+  redeemAuthorizationCode,
   requireUserByEmail,
   revokeClient,
+  s256,
   systemClock,
 } from '@latchkey/core';
 import { digest } from '@latchkey/credentials';
+import { insertSelfRegisteredClient } from '../../../auth/src/authorization/consent/self-registered.fixture.ts';
 import { expectFailure, expectSuccess, OTHER, OWNER, useSeededSandbox } from '../cli.fixture.ts';
 
 const sandbox = useSeededSandbox();
@@ -465,5 +475,117 @@ describe('admin CLI: client commands', () => {
     expect(usage[3]!.stderr).toMatch(/usage: client secret create <client_id> \[--expires-in 1h\|1d\|7d\]/);
     expect(usage[4]!.stderr).toMatch(/expected 2 arguments \(usage: client secret delete <client_id> <secret_id>\)/);
     expect(usage[5]!.stderr).toMatch(/--expires-in/);
+  });
+});
+
+describe('CM-17 CM-18 admin CLI: blocking the host of client ID metadata documents', () => {
+  /** A client as its document would store it, and an access token of OWNER's issued to it. */
+  async function selfRegistered(registration: 'metadata_document' | 'dynamic', id?: string) {
+    return sandbox.withDb(async (db) => {
+      const client = await insertSelfRegisteredClient(db, systemClock, { registration, id });
+      const user = (await findUserByEmail(db, OWNER))!;
+      const verifier = 'v'.repeat(43);
+      const redirectUri = client.redirectUris[0]!;
+      const code = await issueAuthorizationCode(db, systemClock, {
+        client,
+        userId: user.id,
+        redirectUri,
+        codeChallenge: s256(verifier),
+      });
+      const pair = await redeemAuthorizationCode(
+        db,
+        systemClock,
+        { tokenTtlSeconds: 3600, refreshTokenTtlSeconds: 86_400 },
+        { client, code, redirectUri, codeVerifier: verifier },
+      );
+      return { id: client.id, token: pair.accessToken };
+    });
+  }
+
+  async function works(token: string): Promise<boolean> {
+    return sandbox.withDb((db) =>
+      authenticateAccessToken(db, systemClock, token).then(
+        () => true,
+        () => false,
+      ),
+    );
+  }
+
+  async function revokedAt(id: string): Promise<number | null> {
+    return sandbox.withDb(async (db) => (await findClient(db, id))!.revokedAt);
+  }
+
+  it('CM-17 client block --host prints the host and the clients it revoked: every metadata-document client on that host, at once; others untouched', async () => {
+    const onHost = await selfRegistered('metadata_document', 'https://blocked.example/client.json');
+    const onPort = await selfRegistered('metadata_document', 'https://blocked.example:8443/agents/b.json');
+    const elsewhere = await selfRegistered('metadata_document', 'https://fine.example/client.json');
+    const subdomain = await selfRegistered('metadata_document', 'https://sub.blocked.example/client.json');
+    const dynamic = await selfRegistered('dynamic');
+    for (const client of [onHost, onPort, elsewhere, subdomain, dynamic]) expect(await works(client.token)).toBe(true);
+
+    // Written as an operator might: any case, a trailing dot.
+    const run = await cli(['client', 'block', '--host', 'Blocked.Example.']);
+    expectSuccess(run);
+    expect(run.json).toEqual({ host: 'blocked.example', blocked: true, revoked_clients: expect.any(Array) });
+    expect([...run.json.revoked_clients].sort()).toEqual([onHost.id, onPort.id].sort());
+    // Their tokens stop working with the next request (RV-03); nothing else changes.
+    expect(await works(onHost.token)).toBe(false);
+    expect(await works(onPort.token)).toBe(false);
+    for (const client of [elsewhere, subdomain, dynamic]) {
+      expect(await works(client.token), client.id).toBe(true);
+      expect(await revokedAt(client.id), client.id).toBeNull();
+    }
+    expect(await sandbox.withDb((db) => isClientHostBlocked(db, 'blocked.example'))).toBe(true);
+    expect(await sandbox.withDb((db) => isClientHostBlocked(db, 'sub.blocked.example'))).toBe(false);
+
+    // client blocked: the hosts as JSON, each with when it was blocked.
+    const list = await cli(['client', 'blocked']);
+    expectSuccess(list);
+    expect(list.json).toContainEqual({
+      host: 'blocked.example',
+      blocked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+
+    // Blocking again is harmless: nothing left to revoke.
+    const again = await cli(['client', 'block', '--host', 'blocked.example']);
+    expectSuccess(again);
+    expect(again.json).toEqual({ host: 'blocked.example', blocked: true, revoked_clients: [] });
+  });
+
+  it('CM-18 an internationalized host is blocked in punycode; client unblock accepts a host again and its revoked clients stay revoked', async () => {
+    const client = await selfRegistered('metadata_document', 'https://xn--mnchen-3ya.example/client.json');
+    // An internationalized host is stored as URLs carry it: punycode.
+    const blocked = await cli(['client', 'block', '--host', 'münchen.example']);
+    expectSuccess(blocked);
+    expect(blocked.json).toEqual({ host: 'xn--mnchen-3ya.example', blocked: true, revoked_clients: [client.id] });
+    await sandbox.withDb((db) => blockClientHost(db, systemClock, 'unblock-me.example'));
+
+    const unblocked = await cli(['client', 'unblock', '--host', 'MÜNCHEN.example']);
+    expectSuccess(unblocked);
+    expect(unblocked.json).toEqual({ host: 'xn--mnchen-3ya.example', blocked: false, was_blocked: true });
+    const twice = await cli(['client', 'unblock', '--host', 'xn--mnchen-3ya.example']);
+    expectSuccess(twice);
+    expect(twice.json).toEqual({ host: 'xn--mnchen-3ya.example', blocked: false, was_blocked: false });
+    const after = (await sandbox.withDb((db) => listBlockedClientHosts(db))).map((entry) => entry.host);
+    expect(after).toContain('unblock-me.example');
+    expect(after).not.toContain('xn--mnchen-3ya.example');
+    // Unblocking does not bring back what the block revoked.
+    expect(await revokedAt(client.id)).not.toBeNull();
+    expect(await works(client.token)).toBe(false);
+  });
+
+  it('CM-18 a value that is not a bare host name exits 1 naming host and blocks nothing; usage errors exit 2', async () => {
+    // Refused while parsing, before the database is opened (the cases: blocked-hosts.test.ts).
+    const [url, port, missing, extra] = await Promise.all([
+      cli(['client', 'block', '--host', 'https://app.example']),
+      cli(['client', 'unblock', '--host', 'app.example:443']),
+      cli(['client', 'block']),
+      cli(['client', 'blocked', 'extra']),
+    ]);
+    for (const run of [url!, port!]) expectFailure(run, 1, /^error: host: host must be a host name/);
+    expectFailure(missing!, 2, /missing --host \(usage: client block --host <host>\)/);
+    expectFailure(extra!, 2, /usage: client blocked\)/);
+    const hosts = ((await cli(['client', 'blocked'])).json as Array<{ host: string }>).map((entry) => entry.host);
+    expect(hosts).not.toContain('app.example');
   });
 });

@@ -22,6 +22,7 @@ import type { CliContext, Command } from '../command.ts';
 import { optionalOption, parseOptions, repeatedOption, requireOption, type ParsedOptions } from '../parse-options.ts';
 import { UsageError } from '../usage-error.ts';
 import { requireOwner } from '../require-owner.ts';
+import { parseClientHostCommand } from './client-hosts.command.ts';
 
 export const CLIENT_USAGE = {
   create:
@@ -187,9 +188,14 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
       const [secretAction, ...secretArgs] = args;
       return parseSecretCommand(secretAction, secretArgs);
     }
+    // CM-17, CM-18: hosts whose client ID metadata documents are refused.
+    case 'block':
+    case 'unblock':
+    case 'blocked':
+      return parseClientHostCommand(action, args, CLIENT_USAGE);
     default:
       throw new UsageError(
-        `unknown client command ${JSON.stringify(action ?? '')} (expected create, update, list, revoke or secret)`,
+        `unknown client command ${JSON.stringify(action ?? '')} (expected create, update, list, revoke, secret, block, unblock or blocked)`,
       );
   }
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '@latchkey/db';
+import type { ClientRegistration, Executor } from '@latchkey/db';
 
 /** A grant of a third-party client that can still act, with what the list shows of its client. */
 export interface GrantOfApplicationRow {
@@ -7,6 +7,8 @@ export interface GrantOfApplicationRow {
   client_id: string;
   client_name: string;
   owner_name: string | null;
+  /** CM-16: how the client came to be; its id is its document's URL for `metadata_document`. */
+  client_registration: ClientRegistration;
   /** The grant's scopes, space-delimited (formatScope). */
   grant_scope: string;
 }
@@ -30,6 +32,7 @@ export async function listOpenGrantsOfApplications(
       'c.id as client_id',
       'c.name as client_name',
       'o.name as owner_name',
+      'c.registration as client_registration',
       'g.scope as grant_scope',
     ])
     .where('g.user_id', '=', userId)
@@ -45,12 +48,26 @@ export async function listConsentsToApplications(
   db: Executor,
   userId: string,
   clientId?: string,
-): Promise<Array<{ client_id: string; client_name: string; owner_name: string | null; created_at: number }>> {
+): Promise<
+  Array<{
+    client_id: string;
+    client_name: string;
+    owner_name: string | null;
+    client_registration: ClientRegistration;
+    created_at: number;
+  }>
+> {
   let query = db
     .selectFrom('consents as k')
     .innerJoin('clients as c', 'c.id', 'k.client_id')
     .leftJoin('users as o', 'o.id', 'c.owner_id')
-    .select(['c.id as client_id', 'c.name as client_name', 'o.name as owner_name', 'k.created_at'])
+    .select([
+      'c.id as client_id',
+      'c.name as client_name',
+      'o.name as owner_name',
+      'c.registration as client_registration',
+      'k.created_at',
+    ])
     .where('k.user_id', '=', userId)
     .where('c.first_party', '=', 0)
     .where('c.revoked_at', 'is', null);

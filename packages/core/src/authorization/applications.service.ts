@@ -1,5 +1,6 @@
 import { sortScopes, storedScopes, type AuthorizedApplication } from '@latchkey/contracts';
-import type { Db } from '@latchkey/db';
+import type { ClientRegistration, Db } from '@latchkey/db';
+import { hostOfClientId } from '../clients/blocked-hosts.ts';
 import type { Clock } from '../clock.ts';
 import { NotFound } from '../errors.ts';
 import {
@@ -10,10 +11,20 @@ import {
   revokeEverythingOfClientForUser,
 } from './applications.repository.ts';
 
+/** What the list says of the client beside its name: its owner, or how it registered itself. */
+interface ApplicationClientRow {
+  client_id: string;
+  client_name: string;
+  owner_name: string | null;
+  client_registration: ClientRegistration;
+}
+
 /**
  * The applications that can act for the user, one entry per client (AA-01): third-party
  * clients that are not revoked and that the user approved (a consent) or that still hold a
- * working token. The portal's own client is never one of them.
+ * working token. The portal's own client is never one of them. CM-16: a metadata-document
+ * client carries the host of its document, which is what people know it by; a dynamic one
+ * says it registered itself (`registration`).
  */
 export async function listAuthorizedApplications(
   db: Db,
@@ -29,9 +40,10 @@ export async function listAuthorizedApplications(
   const [live, lastUse] = await Promise.all([liveGrantIds(db, grantIds, clock.now()), lastUseByGrant(db, grantIds)]);
 
   const apps = new Map<string, AuthorizedApplication>();
-  const entry = (row: { client_id: string; client_name: string; owner_name: string | null }, at: number) => {
+  const entry = (row: ApplicationClientRow, at: number) => {
     let app = apps.get(row.client_id);
     if (app === undefined) {
+      const registration = row.client_registration;
       app = {
         clientId: row.client_id,
         name: row.client_name,
@@ -40,6 +52,8 @@ export async function listAuthorizedApplications(
         lastUsedAt: null,
         activeGrants: 0,
         scopes: [],
+        registration,
+        host: registration === 'metadata_document' ? (hostOfClientId(row.client_id) ?? null) : null,
       };
       apps.set(row.client_id, app);
     }

@@ -2,25 +2,33 @@ import type { Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
 import { ValidationFailed } from '../errors.ts';
 
-/** CM-*: a host an operator refused (`client block --host`), as the CLI shows it. */
+/** CM-17: a host an operator refused (`client block --host`), as the CLI shows it. */
 export interface BlockedHost {
   host: string;
   createdAt: number;
 }
 
 /**
+ * Characters that would make `https://<host>/` mean another host than the text shows: a path,
+ * query, fragment, userinfo or port delimiter, a backslash (a path separator for https), and
+ * white space or controls (the URL parser drops tabs and newlines, so `app.\nexample` would
+ * become `app.example`). A host with any of them is refused, not repaired.
+ */
+const NOT_IN_A_HOST = /[/?#@:\\\s\p{Cc}]/u;
+
+/**
  * A host as URLs carry it: lower case, IDNA (punycode), no port, no trailing dot. What the
- * WHATWG URL parser makes of `https://<host>/` is the one comparison both sides use.
+ * WHATWG URL parser makes of `https://<host>/` is the one comparison both sides use (CM-18).
  */
 export function normalizeClientHost(host: string): string {
   const trimmed = host.trim().replace(/\.$/, '');
   let parsed: URL | undefined;
   try {
-    parsed = /^[^/?#@:]+$/.test(trimmed) ? new URL(`https://${trimmed}/`) : undefined;
+    parsed = trimmed !== '' && !NOT_IN_A_HOST.test(trimmed) ? new URL(`https://${trimmed}/`) : undefined;
   } catch {
     parsed = undefined;
   }
-  if (!parsed || parsed.hostname === '')
+  if (!parsed || parsed.hostname === '' || parsed.hostname.endsWith('.'))
     throw new ValidationFailed('host', 'host must be a host name, like app.example.com.');
   return parsed.hostname;
 }
@@ -44,7 +52,7 @@ export async function isClientHostBlocked(db: Executor, host: string): Promise<b
 }
 
 /**
- * Blocks a host: its documents are refused from now on (CM-*), and every client whose id is
+ * Blocks a host: its documents are refused from now on (CM-13, CM-17), and every client whose id is
  * a document on it is revoked, so their tokens stop working at once (RV-03). Idempotent.
  * Returns the clients revoked now.
  */

@@ -414,6 +414,36 @@ describe('Authorized applications on the API tokens page', () => {
     expect(revoke.headers.get('X-Latchkey-Portal')).toBe('1');
   });
 
+  it('CM-19 an app known by its metadata document is named by its host, its own name only as what it calls itself; one that registered itself says so; Revoke access works the same', async () => {
+    db.applications = [
+      makeApplication({
+        client_id: 'https://claude.ai/oauth/client.json',
+        name: 'Claude',
+        owner_name: null,
+        registration: 'metadata_document',
+        host: 'claude.ai',
+      }),
+      makeApplication({ client_id: 'lkc_selfmade', name: 'Night Owl', owner_name: null, registration: 'dynamic' }),
+    ];
+    const { user } = renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'Authorized applications' });
+    const [fromHost, dynamic] = within(table).getAllByRole('row').slice(1);
+    const application = (row: HTMLElement) => row.querySelector('td[data-label="Application"]')!.textContent;
+    expect(application(fromHost!)).toBe('App from claude.aiCalls itself “Claude” · not verified');
+    expect(application(dynamic!)).toBe('Night OwlRegistered itself · not verified');
+    expect(table.textContent).not.toContain('Latchkey');
+
+    await user.click(within(fromHost!).getByRole('button', { name: 'Revoke access' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
+    expect(confirm.textContent).toContain('App from claude.ai can no longer use your account');
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke access' }));
+    expect(await screen.findByText('Revoked the access of “App from claude.ai”.')).toBeTruthy();
+    const revoke = db.requests.find((r) => r.method === 'POST')!;
+    expect(revoke.path).toBe(
+      `/bff/api/applications/${encodeURIComponent('https://claude.ai/oauth/client.json')}/revoke`,
+    );
+  });
+
   it('AA-06 a failed revoke keeps the confirmation open with the reason', async () => {
     db.applications = [makeApplication({ client_id: 'lkc_gone', name: 'Gone App' })];
     server.use(

@@ -78,6 +78,8 @@ export function makeApplication(overrides: Partial<ApplicationJson> = {}): Appli
     last_used_at: null,
     active_grants: 1,
     scopes: ['profile', 'email'],
+    registration: 'registered',
+    host: null,
     ...overrides,
   };
 }

@@ -2,6 +2,8 @@ import { html, type SafeHtml } from '../../../http/html.ts';
 import { csrfField, hiddenField } from '../../../http/views/form.view.ts';
 import { layout } from '../../../http/views/layout.view.ts';
 import { mixesScripts } from '../mixed-script.ts';
+import type { SelfRegistration } from '../self-registration.ts';
+import { dynamicByline, metadataDocumentByline, metadataDocumentHeadline, unverifiedNote } from './self-registered.view.ts';
 
 export interface ConsentView {
   requestId: string;
@@ -37,6 +39,13 @@ export interface ConsentView {
   homepage: { href: string; host: string } | null;
   policyUri: string | null;
   tosUri: string | null;
+  /**
+   * Issue 32: set when no person registered the client. A metadata document (CM-15) is
+   * introduced by its host, its name only as what it calls itself; a dynamic registration
+   * (DR-18) says it registered itself. Either way, a notice that nobody verified it, and
+   * never "by Latchkey".
+   */
+  selfRegistration?: SelfRegistration | undefined;
 }
 
 /** Links to the developer's pages open in a new tab and tell them nothing about this page. */
@@ -79,25 +88,40 @@ export function consentPage(view: ConsentView): SafeHtml {
     view.redirectHostUnicode && !mixesScripts(view.redirectHostUnicode) ? view.redirectHostUnicode : undefined;
   const initial = Array.from(view.clientName.trim())[0]?.toUpperCase() ?? '?';
   const homepage = view.homepage ? html` · ${externalLink(view.homepage.href, view.homepage.host)}` : '';
+  const self = view.selfRegistration;
+  // CM-15: for a metadata document the host is who the page names; its client_name is a claim.
+  const host = self?.kind === 'metadata_document' ? self.host : undefined;
+  // Who asks, at the start of a sentence and inside one.
+  const subject = host === undefined ? view.clientName : `The app from ${host}`;
+  const asker = host === undefined ? view.clientName : `the app from ${host}`;
   return layout({
-    title: `Authorize ${view.clientName}`,
+    title: host === undefined ? `Authorize ${view.clientName}` : `Authorize an app from ${host}`,
     wide: true,
     body: html`<div class="app-heading">
-        <div class="app-avatar" aria-hidden="true">${initial}</div>
+        <div class="app-avatar" aria-hidden="true">${host === undefined ? initial : host[0]!.toUpperCase()}</div>
         <div>
-          <h1 id="page-title">Authorize ${view.clientName}</h1>
-          <p class="app-owner">by ${view.ownerLabel}${homepage}</p>
+          <h1 id="page-title">${host === undefined ? `Authorize ${view.clientName}` : metadataDocumentHeadline(host)}</h1>
+          ${
+            self === undefined
+              ? html`<p class="app-owner">by ${view.ownerLabel}${homepage}</p>`
+              : self.kind === 'metadata_document'
+                ? metadataDocumentByline(view.clientName, homepage)
+                : dynamicByline(homepage)
+          }
           ${view.isPublic ? html`<p class="app-owner">This app runs on your device or in your browser.</p>` : ''}
         </div>
       </div>
+      ${self === undefined ? '' : unverifiedNote(self, view.clientName)}
       ${view.description ? html`<p class="app-description">${view.description}</p>` : ''}
       ${
         view.resourceServer
           ? html`<p class="resource-server">
-              <strong>${view.clientName}</strong> wants to access your Latchkey account for
+              <strong>${subject}</strong> wants to access your Latchkey account for
               <strong>${view.resourceServer.name}</strong> (${view.resourceServer.host}).
             </p>`
-          : html`<p><strong>${view.clientName}</strong> wants to access your Latchkey account.</p>`
+          : host === undefined
+            ? html`<p><strong>${view.clientName}</strong> wants to access your Latchkey account.</p>`
+            : ''
       }
       ${
         view.loopback
@@ -109,7 +133,7 @@ export function consentPage(view: ConsentView): SafeHtml {
       }
       ${
         view.scopes.some((scope) => scope.isNew)
-          ? html`<p class="scope-note">You allowed ${view.clientName} before; it now asks for more, marked New.</p>`
+          ? html`<p class="scope-note">You allowed ${asker} before; it now asks for more, marked New.</p>`
           : ''
       }
       <h2>It will be able to</h2>

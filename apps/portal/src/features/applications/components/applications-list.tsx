@@ -7,6 +7,27 @@ import { Time } from '../../../components/time.tsx';
 import { useApplications, type AuthorizedApplication } from '../api/get-applications.ts';
 import { useRevokeApplication } from '../api/revoke-application.ts';
 
+/**
+ * CM-16, CM-19: what the list calls an application. One known by its client ID metadata
+ * document is named by the host the document is on, which is what the user can judge; the name
+ * it gives itself is only what it "calls itself".
+ */
+function applicationTitle(app: AuthorizedApplication): string {
+  return app.registration === 'metadata_document' && app.host !== null ? `App from ${app.host}` : app.name;
+}
+
+/** Beside the name: its owner, or that it registered itself and nobody verified it (CM-19). */
+function applicationByline(app: AuthorizedApplication): string {
+  switch (app.registration) {
+    case 'metadata_document':
+      return `Calls itself “${app.name}” · not verified`;
+    case 'dynamic':
+      return 'Registered itself · not verified';
+    default:
+      return app.owner_name === null ? 'Latchkey' : `by ${app.owner_name}`;
+  }
+}
+
 /** The third-party applications the user authorized, one row each, with Revoke access (AA-01, AA-09). */
 export function ApplicationsList() {
   const applications = useApplications();
@@ -52,12 +73,13 @@ export function ApplicationsList() {
           id={revoking.client_id}
           revoke={revoke}
           confirmLabel="Revoke access"
-          revokedMessage={`Revoked the access of “${revoking.name}”.`}
+          revokedMessage={`Revoked the access of “${applicationTitle(revoking)}”.`}
           onClose={() => setRevoking(null)}
         >
           <p>
-            <strong>{revoking.name}</strong> can no longer use your account: every sign-in it holds ends now and the API
-            refuses its tokens from the next request on. If you use it again, it will ask for your permission again.
+            <strong>{applicationTitle(revoking)}</strong> can no longer use your account: every sign-in it holds ends
+            now and the API refuses its tokens from the next request on. If you use it again, it will ask for your
+            permission again.
           </p>
         </RevokeDialog>
       ) : null}
@@ -72,9 +94,9 @@ function ApplicationRow({ app, onRevoke }: { app: AuthorizedApplication; onRevok
       <td data-label="Application">
         <div>
           <span id={nameId} className="cell-title">
-            {app.name}
+            {applicationTitle(app)}
           </span>
-          <span className="cell-subtitle">{app.owner_name === null ? 'Latchkey' : `by ${app.owner_name}`}</span>
+          <span className="cell-subtitle">{applicationByline(app)}</span>
         </div>
       </td>
       <td data-label="Scopes">
