@@ -12,7 +12,7 @@ export interface TestCertificate {
   key: string;
 }
 
-/** An EC P-256 certificate for `localhost` and 127.0.0.1, valid for a day. */
+/** An elliptic-curve (prime256v1) certificate for `localhost` and 127.0.0.1, valid for a day. */
 export function makeSelfSignedCertificate(): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-tls-'));
   try {

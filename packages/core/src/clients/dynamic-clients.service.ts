@@ -60,7 +60,7 @@ function clientScopes(scope: string | undefined): Scope[] | undefined {
 }
 
 /**
- * DR-03, DR-04: registers a client that asked for itself (RFC 7591 §3.1), validated as the
+ * DR-03, DR-04, DR-09, DR-10: registers a client (public or confidential) that asked for itself (RFC 7591 §3.1), validated as the
  * portal validates (createClient: name HD-04, redirect URLs RU-09 and CE-02, private-use schemes
  * for public clients only PC-05, links), owned by no one and marked `dynamic`. First deletes a
  * batch of dynamic clients unused for DYNAMIC_CLIENT_UNUSED_DAYS (DR-15), so the sweep needs no

@@ -70,9 +70,9 @@ function optionalLink(value: string | undefined, field: 'client_uri' | 'logo_uri
  * URLs (validated as a public client's: CE-02, RU-09, PC-05) and the origins CORS allows for them
  * (PC-07), in one transaction. `expiresAt` is when the document must be fetched again (CM-10).
  *
- * Inserted on first use, refreshed on a later fetch: one upsert, so instances racing on the same
+ * CM-03: inserted on first use, refreshed on a later fetch: one upsert, so instances racing on the same
  * document both succeed and the row ends as one of them wrote it. A revoked row is never revived
- * (a host block or Revoke access stays in force: CM-13): Conflict, and nothing changes.
+ * (a host block or `client revoke` stays in force: CM-13): Conflict, and nothing changes.
  */
 export async function saveMetadataDocumentClient(
   db: Executor,

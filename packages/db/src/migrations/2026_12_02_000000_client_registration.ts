@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Clients that register themselves (issue 32, CM-* and DR-*). `clients.registration` says how a
+ * Clients that register themselves (issue 32, CM-* and DR-*; CM-20). `clients.registration` says how a
  * client came to be: `registered` (the portal, the CLI, the provisioned portal client; every
  * existing row), `metadata_document` (its id is the https URL of its client ID metadata
  * document, fetched again once `metadata_expires_at` has passed) or `dynamic` (RFC 7591; managed

@@ -25,7 +25,7 @@ export const UNKNOWN_CLIENT = 'The application (client_id) is unknown or no long
  * 2. The URL is one a document may have (CM-01, CM-02), and its host is not blocked (CM-13).
  * 3. A stored client for it: revoked, refused (never revived); its document still fresh by
  *    the clock, used as stored without a request (CM-10).
- * 4. Otherwise the document is fetched through the address guard (CM-08, CM-09), parsed
+ * 4. Otherwise (CM-03: on first use) the document is fetched through the address guard (CM-08, CM-09), parsed
  *    (CM-04, CM-05), and the client stored with the document's cache lifetime (CM-06, CM-07).
  *
  * Every refusal is the authorization endpoint's error page, never a redirect: nothing about the

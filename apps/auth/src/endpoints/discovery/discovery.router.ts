@@ -52,7 +52,7 @@ export function authorizationServerMetadata(config: MetadataConfig) {
     service_documentation: `${config.portal.url}/`,
     // DR-01: RFC 7591 registration, listed only when DYNAMIC_CLIENT_REGISTRATION is not off.
     ...(config.dynamicClientRegistration.mode !== 'off' && { registration_endpoint: `${issuer}${REGISTER_PATH}` }),
-    // CM-01: a client_id may be the https URL of a client ID metadata document (CLIENT_ID_METADATA_DOCUMENTS).
+    // CM-11: a client_id may be the https URL of a client ID metadata document (CLIENT_ID_METADATA_DOCUMENTS).
     ...(config.clientIdMetadataDocuments.enabled && { client_id_metadata_document_supported: true }),
   };
 }

@@ -158,7 +158,7 @@ describe('RFC 7591 §3.2.2 invalid metadata is refused and nothing is stored', (
   ];
 
   for (const [name, body, error, status] of cases) {
-    it(`DR-05 ${name}: ${status ?? 400} ${error}`, async () => {
+    it(`DR-03 DR-05 ${name}: ${status ?? 400} ${error}`, async () => {
       const before = await countClients(system);
       expectRegistrationError(await postRegistration(system, body), status ?? 400, error);
       expect(await countClients(system)).toBe(before);
