@@ -13,6 +13,7 @@ import { signInPage } from '../interaction/login/views/signin.view.ts';
 import { removePendingAuthorization, type PendingAuthorization } from './pending-authorization.ts';
 import { liveResourceServer } from './check-resource.ts';
 import { issueCodeAndRedirect } from './issue-code.ts';
+import { clientLabelOf } from './consent/self-registration.ts';
 
 /**
  * The host the browser will be sent back to, as registered (ASCII; xn-- for an
@@ -100,7 +101,7 @@ export async function proceedWithAuthorization(
       signInPage({
         csrfToken: csrfTokenFor(deps, req, res),
         requestId: pending.id,
-        clientName: client.name,
+        clientName: clientLabelOf(client),
         // OI-19: login_hint pre-fills the email; a signed-in user confirming it's them sees theirs.
         email: user?.email ?? loginHint,
         reauthenticate: user !== undefined,

@@ -9,6 +9,7 @@ import {
   CookieJar,
   decodeHtmlEntities,
   getConsent,
+  openAuthorize,
   parseAuthorizationRedirect,
   submitDecision,
   type PageResult,
@@ -160,6 +161,22 @@ describe('CM-15 the consent page of a client ID metadata document', () => {
     expect(response).toMatchObject({ state: 's1', code: expect.any(String) });
     expect(await countCodes(system)).toBe(before + 1);
     expect(await hasConsented(system.db, ada.id, client.id)).toBe(true);
+  });
+});
+
+describe('CM-15 before consent, the sign-in page', () => {
+  it('CM-15 a signed-out user is asked to sign in to continue to "an app from <host>", never to the name the document claims', async () => {
+    const client = await documentClient('agent.example', 'Latchkey Portal Helper');
+    const page = await openAuthorize(system, new CookieJar(), {
+      clientId: client.id,
+      redirectUri: client.redirectUris[0]!,
+      state: 'st',
+      codeChallenge: pkcePair().challenge,
+    });
+    expect(page.status).toBe(200);
+    const text = decodeHtmlEntities(page.html.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ');
+    expect(text).toContain('to continue to an app from agent.example');
+    expect(text).not.toContain('Portal Helper');
   });
 });
 

@@ -14,6 +14,7 @@ import { checkIdTokenHint } from './check-id-token-hint.ts';
 import { InvalidLogoutRequest } from './invalid-logout-request.ts';
 import { assembleLogoutParams } from './logout-params.ts';
 import { confirmReturnToClientPage, confirmSignOutPage, signedOutPage } from './views/logout.view.ts';
+import { clientLabelOf } from '../../authorization/consent/self-registration.ts';
 
 export const END_SESSION_PATH = '/oauth/logout';
 
@@ -93,7 +94,7 @@ export function logoutRouter(deps: AuthDeps, session: RequestHandler): Router {
           confirmReturnToClientPage({
             user,
             csrfToken: csrfTokenFor(deps, req, res),
-            clientName: client.name,
+            clientName: clientLabelOf(client),
             returnHost: new URL(returnTo).host,
             action: END_SESSION_PATH,
             fields: definedParams({ client_id: client.id, post_logout_redirect_uri: returnTo, state }),
@@ -114,7 +115,11 @@ export function logoutRouter(deps: AuthDeps, session: RequestHandler): Router {
       req,
       res,
       200,
-      confirmSignOutPage({ user, csrfToken: csrfTokenFor(deps, req, res), clientName: client?.name }),
+      confirmSignOutPage({
+        user,
+        csrfToken: csrfTokenFor(deps, req, res),
+        clientName: client && clientLabelOf(client),
+      }),
     );
   }
 

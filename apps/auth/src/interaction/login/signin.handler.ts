@@ -11,6 +11,7 @@ import { findPendingAuthorization, type PendingAuthorization } from '../../autho
 import { signInForm } from './signin.schema.ts';
 import { signInPage, type SignInView } from './views/signin.view.ts';
 import { sameOriginPath } from '@latchkey/http';
+import { clientLabelOf } from '../../authorization/consent/self-registration.ts';
 
 /** One message for unknown email and wrong password: no account enumeration. */
 const SIGN_IN_FAILED = 'Incorrect email or password.';
@@ -21,7 +22,7 @@ async function pendingContext(deps: AuthDeps, res: Response, pending: PendingAut
   const client = await findActiveClient(deps.db, pending.clientId);
   if (!client) return { requestId: pending.id };
   allowFormActionTo(res, pending.redirectUri);
-  return { requestId: pending.id, clientName: client.name };
+  return { requestId: pending.id, clientName: clientLabelOf(client) };
 }
 
 async function renderSignIn(deps: AuthDeps, req: Request, res: Response, status: number, view: Partial<SignInView>) {

@@ -11,6 +11,7 @@ import { findPendingAuthorization } from '../../authorization/pending-authorizat
 import { signUpForm } from './signup.schema.ts';
 import { signUpPage, type SignUpView } from './views/signup.view.ts';
 import { sameOriginPath } from '@latchkey/http';
+import { clientLabelOf } from '../../authorization/consent/self-registration.ts';
 
 type FieldErrors = NonNullable<SignUpView['errors']>;
 
@@ -32,7 +33,7 @@ async function renderSignUp(
       csrfToken: csrfTokenFor(deps, req, res),
       requestId: pending?.id,
       returnTo: pending ? undefined : sameOriginPath(view.returnTo, deps.config.auth.url),
-      clientName: client?.name,
+      clientName: client && clientLabelOf(client),
       ...(view.values && { values: view.values }),
       ...(view.errors && { errors: view.errors }),
     }),
