@@ -4,88 +4,15 @@
 // information and no client ID metadata document URL, registers itself (RFC 7591) as a public
 // client; then signs the user in through the real pages with PKCE and calls `profile`.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import { randomBytes } from 'node:crypto';
 import { findClient } from '@latchkey/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInteropSystem, type InteropSystem } from './interop-support.ts';
+import { InMemoryOAuthClientProvider } from './mcp-support.ts';
 
 /** The MCP client's local callback; nothing needs to listen there: the test reads the redirect. */
 const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
-
-/**
- * The MCP SDK's OAuth client provider as mcp-support.ts keeps it in memory, but with no client
- * id: `clientInformation()` answers nothing until the SDK has registered and saved what the
- * registration endpoint returned, which is what makes the SDK register. Its metadata is a public
- * client's (`none`), as a desktop MCP client's is.
- */
-class DynamicRegistrationProvider implements OAuthClientProvider {
-  /** The last URL the SDK sent the user's browser to. */
-  authorizationUrl: URL | undefined;
-  /** The last `state` the SDK put in it. */
-  lastState: string | undefined;
-  /** Every registration the SDK saved. */
-  readonly saved: OAuthClientInformationMixed[] = [];
-  readonly redirectUrl: string;
-  #clientInformation: OAuthClientInformationMixed | undefined;
-  #tokens: OAuthTokens | undefined;
-  #codeVerifier: string | undefined;
-
-  constructor(redirectUrl: string) {
-    this.redirectUrl = redirectUrl;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'MCP Client',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  state(): string {
-    this.lastState = randomBytes(16).toString('base64url');
-    return this.lastState;
-  }
-
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.#clientInformation;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.#clientInformation = information;
-    this.saved.push(information);
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.#tokens;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.#tokens = tokens;
-  }
-
-  redirectToAuthorization(authorizationUrl: URL): void {
-    this.authorizationUrl = authorizationUrl;
-  }
-
-  saveCodeVerifier(codeVerifier: string): void {
-    this.#codeVerifier = codeVerifier;
-  }
-
-  codeVerifier(): string {
-    if (this.#codeVerifier === undefined) throw new Error('no code verifier saved');
-    return this.#codeVerifier;
-  }
-}
 
 describe('DR-09 MCP TypeScript SDK client registering itself (RFC 7591)', () => {
   let interop: InteropSystem;
@@ -97,7 +24,7 @@ describe('DR-09 MCP TypeScript SDK client registering itself (RFC 7591)', () => 
 
   it('DR-09 with no pre-registered client it registers, signs in through the real pages with PKCE, and calls profile', async () => {
     const mcpUrl = new URL(`${interop.system.apiUrl}/mcp`);
-    const provider = new DynamicRegistrationProvider(REDIRECT_URI);
+    const provider = new InMemoryOAuthClientProvider(undefined, REDIRECT_URI);
 
     const first = new Client({ name: 'latchkey-interop-dcr', version: '1.0.0' });
     await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toThrow(

@@ -27,24 +27,29 @@ export async function registerPublicClient(interop: InteropSystem, redirectUri: 
 }
 
 /**
- * The MCP SDK's OAuth client provider as a desktop MCP client implements it, in memory: a
- * pre-registered client (`clientInformation()` answers its id, so the SDK neither registers one
- * nor authenticates with a secret), PKCE verifier and tokens kept here, and the authorization
- * URL the SDK would open in the user's browser captured for the test to drive.
+ * The MCP SDK's OAuth client provider as a desktop MCP client implements it, in memory: PKCE
+ * verifier and tokens kept here, and the authorization URL the SDK would open in the user's
+ * browser captured for the test to drive. With a client id, a pre-registered client
+ * (`clientInformation()` answers it, so the SDK neither registers one nor authenticates with a
+ * secret); without one, `clientInformation()` answers nothing until the SDK has saved what it
+ * settled on (a registration's answer, DR-09, or its metadata document URL, CM-11), kept in
+ * `saved`.
  */
 export class InMemoryOAuthClientProvider implements OAuthClientProvider {
   /** The last URL the SDK sent the user's browser to. */
   authorizationUrl: URL | undefined;
   /** The last `state` the SDK put in it. */
   lastState: string | undefined;
+  /** Every client information the SDK saved. */
+  readonly saved: OAuthClientInformationMixed[] = [];
+  #clientInformation: OAuthClientInformationMixed | undefined;
   #tokens: OAuthTokens | undefined;
   #codeVerifier: string | undefined;
 
-  readonly clientId: string;
   readonly redirectUrl: string;
 
-  constructor(clientId: string, redirectUrl: string) {
-    this.clientId = clientId;
+  constructor(clientId: string | undefined, redirectUrl: string) {
+    this.#clientInformation = clientId === undefined ? undefined : { client_id: clientId };
     this.redirectUrl = redirectUrl;
   }
 
@@ -63,8 +68,13 @@ export class InMemoryOAuthClientProvider implements OAuthClientProvider {
     return this.lastState;
   }
 
-  clientInformation(): OAuthClientInformationMixed {
-    return { client_id: this.clientId };
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.#clientInformation;
+  }
+
+  saveClientInformation(information: OAuthClientInformationMixed): void {
+    this.#clientInformation = information;
+    this.saved.push(information);
   }
 
   tokens(): OAuthTokens | undefined {
