@@ -5,11 +5,13 @@ import { Migrator } from 'kysely/migration';
 import { expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { useTestDatabase } from '#test/support/test-database.ts';
-import { migrateToLatest, provider } from '../migrate.ts';
+import { provider } from '../migrate.ts';
 
 const db: Kysely<any> = useTestDatabase();
 
 const BEFORE = '2026_12_01_000000_resource_indicators';
+/** Up to this migration only: later ones change other tables. */
+const THIS = '2026_12_02_000000_client_registration';
 const NEW_COLUMNS = ['registration', 'metadata_expires_at', 'logo_uri', 'registration_token_hash', 'last_used_at'];
 
 /** An owned client and one provisioned without an owner, as they were before issue 32. */
@@ -60,7 +62,7 @@ it('CM-20 2026_12_02_000000_client_registration: existing clients are registered
   const before = await clients();
   expect(before.lkc_owned).not.toHaveProperty('registration');
 
-  await migrateToLatest(db);
+  expect((await migrator.migrateTo(THIS)).error).toBeUndefined();
   const after = await clients();
   expect(withoutNewColumns(after)).toEqual(before);
   for (const id of ['lkc_owned', 'lkc_provisioned']) {
@@ -98,7 +100,7 @@ it('CM-20 2026_12_02_000000_client_registration: existing clients are registered
   await expect(db.selectFrom('registration_tokens').selectAll().execute()).rejects.toThrow();
 
   // Up again: the same default, and a new row without a registration is a registered one.
-  await migrateToLatest(db);
+  expect((await migrator.migrateTo(THIS)).error).toBeUndefined();
   expect(await clients()).toEqual(after);
   await db
     .insertInto('clients')
