@@ -17,6 +17,7 @@ import { JWKS_PATH, jwksRouter } from './endpoints/jwks/jwks.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
 import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
 import { registerRouter } from './endpoints/register/register.router.ts';
+import { deviceAuthorizationRouter } from './endpoints/device-authorization/device-authorization.router.ts';
 import { REVOKE_PATH, revokeRouter } from './endpoints/revoke/revoke.router.ts';
 import { USERINFO_PATH, userinfoRouter } from './endpoints/userinfo/userinfo.router.ts';
 import { TOKEN_PATH, tokenRouter } from './endpoints/token/token.router.ts';
@@ -26,6 +27,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { consentRouter } from './authorization/consent/consent.router.ts';
 import { homeRouter } from './interaction/home/home.router.ts';
+import { deviceRouter } from './interaction/device/device.router.ts';
 import { signInRouter } from './interaction/login/signin.router.ts';
 import { signUpRouter } from './interaction/signup/signup.router.ts';
 
@@ -78,6 +80,8 @@ export function createAuthApp(given: AuthDeps): express.Express {
   app.use(introspectRouter(deps, clientAuthLimits));
   // DR-*: RFC 7591/7592 registration (off by default), server to server: no CORS.
   app.use(registerRouter(deps));
+  // DV-*: RFC 8628 device authorization, server to server like the token endpoint.
+  app.use(deviceAuthorizationRouter(deps, clientAuthLimits));
   app.use(userinfoRouter(deps));
   app.use(accountRouter(deps));
 
@@ -88,6 +92,7 @@ export function createAuthApp(given: AuthDeps): express.Express {
   app.use(consentRouter(deps, session));
   app.use(signInRouter(deps, session));
   app.use(signUpRouter(deps, session));
+  app.use(deviceRouter(deps, session));
   app.use(homeRouter(deps, session));
 
   app.use(notFoundHandler);

@@ -9,6 +9,8 @@ export const ErrorCode = {
   invalidClient: 'invalid_client',
   invalidGrant: 'invalid_grant',
   unsupportedGrantType: 'unsupported_grant_type',
+  /** RFC 6749 §5.2: the client may not use this grant (DV-09: it did not opt in to the device grant). */
+  unauthorizedClient: 'unauthorized_client',
   invalidScope: 'invalid_scope',
   /** RFC 8707 §2: the `resource` is invalid, unknown or not the grant's (RS-01, RS-04, RS-05). */
   invalidTarget: 'invalid_target',
@@ -18,6 +20,11 @@ export const ErrorCode = {
   conflict: 'conflict',
   invalidCredentials: 'invalid_credentials',
   limitReached: 'limit_reached',
+  /** RFC 8628 §3.5: the device's answers while the user has not decided, or it polls too fast. */
+  authorizationPending: 'authorization_pending',
+  slowDown: 'slow_down',
+  accessDenied: 'access_denied',
+  expiredToken: 'expired_token',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -68,6 +75,11 @@ export class UnsupportedGrantType extends DomainError {
   readonly status = 400;
   readonly code = ErrorCode.unsupportedGrantType;
 }
+/** RFC 6749 §5.2 `unauthorized_client`: authenticated, but not allowed this grant type (DV-09). */
+export class UnauthorizedClient extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.unauthorizedClient;
+}
 export class InvalidToken extends DomainError {
   readonly status = 401;
   readonly code = ErrorCode.invalidToken;
@@ -105,4 +117,25 @@ export class LimitReached extends DomainError {
 export class SecretLimitReached extends DomainError {
   readonly status = 400;
   readonly code = ErrorCode.limitReached;
+}
+
+/** RFC 8628 §3.5 (DV-*): the user has not approved or denied yet; poll again after the interval. */
+export class AuthorizationPending extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.authorizationPending;
+}
+/** RFC 8628 §3.5: polled sooner than the interval; the interval is now 5 s longer. */
+export class SlowDown extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.slowDown;
+}
+/** RFC 8628 §3.5: the user denied the request. */
+export class AccessDenied extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.accessDenied;
+}
+/** RFC 8628 §3.5: the device code expired; start again. */
+export class ExpiredToken extends DomainError {
+  readonly status = 400;
+  readonly code = ErrorCode.expiredToken;
 }

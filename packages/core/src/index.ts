@@ -40,6 +40,7 @@ export * from './clients/blocked-hosts.ts';
 export * from './clients/metadata-document-clients.ts';
 export * from './clients/dynamic-clients.service.ts';
 export * from './clients/registration-tokens.service.ts';
+export * from './device/device-authorizations.service.ts';
 
 export { consentedScopes, hasConsented, recordConsent } from './authorization/consents.service.ts';
 export { listAuthorizedApplications, revokeApplicationAccess } from './authorization/applications.service.ts';

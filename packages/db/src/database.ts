@@ -46,6 +46,8 @@ export interface ClientsTable {
   registration_token_hash: string | null;
   /** DR-*: the last authorization or token request; dynamic clients unused for 30 days are removed. */
   last_used_at: number | null;
+  /** DV-*: 1 when the client opted in to the device authorization grant (RFC 8628); 0 by default. */
+  device_grant?: number;
 }
 
 export type ClientRegistration = 'registered' | 'metadata_document' | 'dynamic';
@@ -190,6 +192,24 @@ export interface ResourceServersTable {
   revoked_at: number | null;
 }
 
+/** DV-*: one device authorization request (RFC 8628 §3.1); codes kept as SHA-256 digests only. */
+export interface DeviceAuthorizationsTable {
+  id: string;
+  device_code_hash: string;
+  user_code_hash: string;
+  client_id: string;
+  scope: string;
+  audience: string;
+  status: 'pending' | 'approved' | 'denied' | 'redeemed';
+  user_id: string | null;
+  auth_time: number | null;
+  interval_seconds: number;
+  last_polled_at: number | null;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+}
+
 export interface LocksTable {
   key: string;
   holder: string;
@@ -212,6 +232,7 @@ export interface Database {
   resource_servers: ResourceServersTable;
   blocked_client_hosts: BlockedClientHostsTable;
   registration_tokens: RegistrationTokensTable;
+  device_authorizations: DeviceAuthorizationsTable;
 }
 
 /** What repositories take as their first argument: the database or an open transaction. */

@@ -11,6 +11,7 @@ import * as publicClientsAndSecrets from './migrations/2026_11_29_000000_public_
 import * as openidConnect from './migrations/2026_11_30_000000_openid_connect.ts';
 import * as resourceIndicators from './migrations/2026_12_01_000000_resource_indicators.ts';
 import * as clientRegistration from './migrations/2026_12_02_000000_client_registration.ts';
+import * as deviceGrant from './migrations/2026_12_03_000000_device_grant.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_30_000000_openid_connect': openidConnect,
   '2026_12_01_000000_resource_indicators': resourceIndicators,
   '2026_12_02_000000_client_registration': clientRegistration,
+  '2026_12_03_000000_device_grant': deviceGrant,
 };
 
 /** Exported for the migration tests, which step down and up again. */

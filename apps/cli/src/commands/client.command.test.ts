@@ -141,6 +141,16 @@ describe('admin CLI: client commands', () => {
     expect(run.json.require_pkce).toBe(true);
   });
 
+  it('DV-23 client create --device opts the client in to the device flow; without it, not', async () => {
+    const args = ['client', 'create', '--owner', OTHER, '--name', 'Terminal', '--redirect-uri', 'http://127.0.0.1/cb'];
+    const device = await cli([...args, '--public', '--device']);
+    expectSuccess(device);
+    expect(device.json.device_grant).toBe(true);
+    const plain = await cli([...args, '--public']);
+    expectSuccess(plain);
+    expect(plain.json.device_grant).toBe(false);
+  });
+
   it('client list --owner shows only that owner’s clients', async () => {
     const mine = await cli(['client', 'list', '--owner', OTHER]);
     expectSuccess(mine);

@@ -26,7 +26,7 @@ import { parseClientHostCommand } from './client-hosts.command.ts';
 
 export const CLIENT_USAGE = {
   create:
-    'client create --owner <email> --name <name> --redirect-uri <url> [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--id-token-alg RS256|ES256] [--require-pkce] [--public]',
+    'client create --owner <email> --name <name> --redirect-uri <url> [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--id-token-alg RS256|ES256] [--require-pkce] [--public] [--device]',
   update:
     'client update <client_id> [--name <name>] [--redirect-uri <url>]... [--post-logout-redirect-uri <url>] [--description <text>] [--homepage <url>] [--privacy-url <url>] [--terms-url <url>] [--id-token-alg RS256|ES256]',
   list: 'client list [--owner <email>]',
@@ -52,6 +52,7 @@ function presentClient(client: Client, ownerEmail: string | null) {
     owner_email: ownerEmail,
     first_party: client.firstParty,
     require_pkce: client.requirePkce,
+    device_grant: client.deviceGrant,
   };
 }
 
@@ -100,6 +101,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
           ...CLIENT_FIELDS,
           'require-pkce': { type: 'boolean' },
           public: { type: 'boolean' },
+          device: { type: 'boolean' },
         },
         CLIENT_USAGE.create,
       );
@@ -110,6 +112,8 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
       const postLogoutRedirectUri = optionalOption(parsed, 'post-logout-redirect-uri');
       const requirePkce = parsed.values['require-pkce'] === true;
       const isPublic = parsed.values.public === true;
+      // DV-23: the client may use the device authorization grant (RFC 8628).
+      const deviceGrant = parsed.values.device === true;
       const idTokenAlg = idTokenAlgOf(parsed, CLIENT_USAGE.create);
       return {
         // The secret is printed once here; only its SHA-256 digest is stored (CA-08, TS-01). PC-01:
@@ -125,6 +129,7 @@ export function parseClientCommand(action: string | undefined, args: string[]): 
             ...detailsOf(parsed),
             requirePkce,
             public: isPublic,
+            deviceGrant,
             idTokenAlg,
           });
           const { client_id: clientId, ...rest } = presentClient(created.client, owner.email);

@@ -19,7 +19,7 @@ export function helpText(): string {
     `  ${USER_USAGE.create}`,
     `  ${USER_USAGE.list}`,
     `  ${USER_USAGE.delete}`,
-    `  ${CLIENT_USAGE.create}    prints client_id and client_secret (shown once); --public: no secret, PKCE required`,
+    `  ${CLIENT_USAGE.create}    prints client_id and client_secret (shown once); --public: no secret, PKCE required; --device: may use the device flow`,
     `  ${CLIENT_USAGE.update}    --redirect-uri replaces the list; '' clears a detail`,
     `  ${CLIENT_USAGE.list}`,
     `  ${CLIENT_USAGE.revoke}`,

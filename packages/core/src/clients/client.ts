@@ -33,6 +33,8 @@ export interface Client {
   registration: ClientRegistration;
   /** The logo the client named (RFC 7591 `logo_uri`); kept, never shown. */
   logoUri: string | null;
+  /** DV-*: the client opted in to the device authorization grant (RFC 8628). */
+  deviceGrant: boolean;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -57,6 +59,7 @@ export function clientRowToClient(row: ClientsTable): Client {
     idTokenAlg: row.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256',
     registration: row.registration ?? 'registered',
     logoUri: row.logo_uri ?? null,
+    deviceGrant: Number(row.device_grant ?? 0) === 1,
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };

@@ -69,6 +69,9 @@ export interface NewClient extends ClientDetails {
   registration?: Exclude<ClientRegistration, 'metadata_document'> | undefined;
   /** DR-*: the SHA-256 digest of a dynamic client's registration access token (RFC 7592). */
   registrationTokenHash?: string | undefined;
+  /** DV-*: opts in to the device authorization grant (RFC 8628); off when left out. */
+  /** DV-23: may use the device authorization grant (RFC 8628); off unless asked. */
+  deviceGrant?: boolean | undefined;
 }
 
 export interface CreatedClient {
@@ -186,6 +189,7 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
     logo_uri: null,
     registration_token_hash: input.registrationTokenHash ?? null,
     last_used_at: null,
+    device_grant: input.deviceGrant ? 1 : 0,
     created_at: now,
     revoked_at: null,
   };

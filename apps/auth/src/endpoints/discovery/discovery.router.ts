@@ -6,7 +6,9 @@ import { PROMPT_VALUES } from '../../authorization/check-prompt.ts';
 import type { AuthDeps } from '../../deps.ts';
 import { INTROSPECT_PATH } from '../introspect/introspect.router.ts';
 import { JWKS_PATH } from '../jwks/jwks.router.ts';
+import { DEVICE_AUTHORIZATION_PATH } from '../device-authorization/device-authorization.router.ts';
 import { REGISTER_PATH } from '../register/register.router.ts';
+import { GrantType } from '../token/token.schema.ts';
 
 type MetadataConfig = Pick<Config, 'auth' | 'portal' | 'clientIdMetadataDocuments' | 'dynamicClientRegistration'>;
 
@@ -39,7 +41,9 @@ export function authorizationServerMetadata(config: MetadataConfig) {
     scopes_supported: REQUESTABLE_SCOPES,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    grant_types_supported: ['authorization_code', 'refresh_token', GrantType.deviceCode],
+    // DV-*: RFC 8628 §4, where devices start a sign-in.
+    device_authorization_endpoint: `${issuer}${DEVICE_AUTHORIZATION_PATH}`,
     token_endpoint_auth_methods_supported: clientAuthMethods,
     revocation_endpoint_auth_methods_supported: clientAuthMethods,
     introspection_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],

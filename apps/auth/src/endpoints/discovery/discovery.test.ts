@@ -28,6 +28,7 @@ describe('RFC 8414 authorization server metadata', () => {
     expect(metadata.issuer).toBe(system.config.auth.url);
     expect(metadata.authorization_endpoint).toBe(`${system.authUrl}/oauth/authorize`);
     expect(metadata.token_endpoint).toBe(`${system.authUrl}/oauth/token`);
+    expect(metadata.device_authorization_endpoint).toBe(`${system.authUrl}/oauth/device_authorization`);
     expect(metadata.revocation_endpoint).toBe(`${system.authUrl}/oauth/revoke`);
     expect(metadata.introspection_endpoint).toBe(`${system.authUrl}/oauth/introspect`);
     expect(metadata.jwks_uri).toBe(`${system.authUrl}/.well-known/jwks.json`);
@@ -37,11 +38,11 @@ describe('RFC 8414 authorization server metadata', () => {
     expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
   });
 
-  it('DD-2 CL-02 advertises only what exists: code flow, the two grants, post, basic and none client auth, iss on responses, end session, userinfo, the developer portal as documentation', () => {
+  it('DD-2 CL-02 advertises only what exists: code flow, the three grants (DV-03: the device code grant and its endpoint), post, basic and none client auth, iss on responses, end session, userinfo, the developer portal as documentation', () => {
     expect(metadata).toMatchObject({
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
       token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       authorization_response_iss_parameter_supported: true,
@@ -51,6 +52,7 @@ describe('RFC 8414 authorization server metadata', () => {
         'issuer',
         'authorization_endpoint',
         'token_endpoint',
+        'device_authorization_endpoint',
         'revocation_endpoint',
         'introspection_endpoint',
         'jwks_uri',

@@ -8,7 +8,8 @@ import { credentialsOf } from './client-credentials.ts';
 const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 
 /**
- * RFC 6749 §5.2, RFC 7009 §2.2.1 and RFC 8707 §2 (`invalid_target`, RS-02, RS-04, RS-05): the codes
+ * RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 8707 §2 (`invalid_target`, RS-02, RS-04, RS-05) and RFC 8628
+ * §3.5 (the device grant's): the codes
  * these endpoints answer with (each error class carries its status).
  */
 const OAUTH_CODES: ReadonlySet<string> = new Set([
@@ -18,6 +19,12 @@ const OAUTH_CODES: ReadonlySet<string> = new Set([
   ErrorCode.invalidScope,
   ErrorCode.invalidTarget,
   ErrorCode.unsupportedGrantType,
+  // DV-09, DV-05 (RFC 8628 §3.5): the device grant's answers, each a 400.
+  ErrorCode.unauthorizedClient,
+  ErrorCode.authorizationPending,
+  ErrorCode.slowDown,
+  ErrorCode.accessDenied,
+  ErrorCode.expiredToken,
 ]);
 
 interface OAuthFailure {

@@ -4,6 +4,7 @@ import { signingKeysOf, type AuthDeps } from '../../deps.ts';
 import { clientOf } from '../oauth-json/client-auth.middleware.ts';
 import { paramsOf } from '../oauth-json/oauth-params.ts';
 import { exchangeAuthorizationCode } from './authorization-code.handler.ts';
+import { exchangeDeviceCode } from './device-code.handler.ts';
 import { signIdToken } from './id-token.ts';
 import { exchangeRefreshToken } from './refresh-token.handler.ts';
 import { presentTokenResponse } from './token-response.presenter.ts';
@@ -12,6 +13,7 @@ import { GrantType } from './token.schema.ts';
 const grants = {
   [GrantType.authorizationCode]: exchangeAuthorizationCode,
   [GrantType.refreshToken]: exchangeRefreshToken,
+  [GrantType.deviceCode]: exchangeDeviceCode,
 } as const;
 
 function isSupportedGrant(grantType: string): grantType is keyof typeof grants {
@@ -32,7 +34,7 @@ export function issueTokens(deps: AuthDeps): RequestHandler {
     const grantType = params.grant_type;
     if (grantType === undefined) throw new InvalidRequest('The grant_type parameter is required.');
     if (!isSupportedGrant(grantType))
-      throw new UnsupportedGrantType('Supported grant types: authorization_code, refresh_token.');
+      throw new UnsupportedGrantType(`Supported grant types: ${Object.keys(grants).join(', ')}.`);
     const client = clientOf(res);
     await signingKeysOf(deps).ready(client.idTokenAlg);
     const issued = await grants[grantType](deps, client, params);

@@ -205,6 +205,9 @@ input:focus-visible {
 .redirect-note { margin: 16px 0 0; color: var(--muted); font-size: 0.875rem; overflow-wrap: anywhere; }
 .link-button { background: none; border: 0; padding: 0; font: inherit; color: var(--primary); text-decoration: underline; text-underline-offset: 2px; cursor: pointer; border-radius: 4px; }
 .link-button:hover { color: var(--primary-hover); }
+/* DV-13: a device's user code, typed and shown: fixed-width letters, spaced to read aloud. */
+.user-code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: 0.12em; }
+input.user-code { text-transform: uppercase; font-size: 1.25rem; text-align: center; }
 .error-code { display: inline-block; margin-bottom: 12px; padding: 2px 8px; border-radius: 999px; background: var(--danger-bg); color: var(--danger); font-size: 0.8125rem; font-weight: 600; }
 @media (max-width: 480px) {
   .shell { padding: 24px 12px; }
