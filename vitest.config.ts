@@ -51,6 +51,18 @@ const SQLITE_OR_NO_DATABASE = [
   'packages/db/src/database-unavailable.test.ts',
   // The CLI's dispatch and usage errors: refused before any database is opened.
   'apps/cli/src/main.test.ts',
+  // The CLI's commands, one process spawned per call: they call the core services the servers'
+  // tests run on both engines. user.command.test.ts still runs on PostgreSQL, proving the CLI opens
+  // and migrates the database DATABASE_URL names; the rest would add three minutes to the run.
+  'apps/cli/src/commands/client.command.test.ts',
+  'apps/cli/src/commands/grant.command.test.ts',
+  'apps/cli/src/commands/keys.command.test.ts',
+  'apps/cli/src/commands/registration.command.test.ts',
+  'apps/cli/src/commands/resource.command.test.ts',
+  'apps/cli/src/commands/token.command.test.ts',
+  // Rate limits count in process memory or Redis, never in the database; sign-in's own queries
+  // run on PostgreSQL in apps/auth/src/interaction/login.
+  'apps/auth/src/http/rate-limit.test.ts',
   // The test harness's own helpers.
   'test/support/**',
   // The client-library interoperability suite (issue 18): the protocol as each library speaks it;
