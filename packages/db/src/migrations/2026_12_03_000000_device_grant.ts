@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 
 /**
  * The device authorization grant (issue 33, DV-*; RFC 8628; the migration itself: DV-29).
- * `clients.device_grant`: the client
- * opted in (`grant_types` holds the device code grant); every existing client has not.
+ * `clients.device_grant`: the client opted in (`grant_types` holds the device code grant); every
+ * existing client has not.
  * `device_authorizations`: one row per POST /oauth/device_authorization, found by the SHA-256
  * digest of its device code (the device polling) or of its normalised user code (the person at
  * /device); neither code is stored in plaintext. `status` moves pending → approved | denied, and
