@@ -10,10 +10,10 @@ import { startBffServer } from '../apps/bff/src/main.ts';
 import { ensurePortalBuilt } from './build-portal.ts';
 
 await runServerProcess({
-  async start({ config, logger, clock, infrastructure: { db, redis } }) {
+  async start({ config, logger, clock, observability, infrastructure: { db, redis } }) {
     ensurePortalBuilt();
     const demo = config.demoAccount ? await ensureDemoAccount(db, config) : undefined;
-    const deps = { config, db, redis, clock, logger };
+    const deps = { config, db, redis, clock, logger, observability };
     const servers = [await startAuthServer(deps), await startApiServer(deps), await startBffServer(deps)];
 
     const lines = [

@@ -5,9 +5,11 @@ import {
   classifyError,
   corsForBrowserApps,
   healthEndpoints,
-  requestLogger,
+  observeRequests,
+  setRouteTemplate,
   withRequestIds,
 } from '@latchkey/http';
+import { createObservability } from '@latchkey/observability';
 import { UNAVAILABLE } from './bearer/authenticate-bearer.ts';
 import type { ApiDeps } from './deps.ts';
 import { createGraphqlHandler } from './graphql/graphql.handler.ts';
@@ -32,7 +34,8 @@ export interface ApiApp {
 export function createApiApp(given: ApiDeps): ApiApp {
   // Every line logged while a request is answered names its X-Request-Id.
   const logger = withRequestIds(given.logger);
-  const deps: ApiDeps = { ...given, logger };
+  const observability = given.observability ?? createObservability();
+  const deps: ApiDeps = { ...given, logger, observability };
   // Last-used times are kept in memory and written in batches: no database write per call.
   const recorder = new LastUsedRecorder(deps.db, deps.lastUsedFlushMs, (err) =>
     deps.logger.error({ err }, 'could not record when tokens were last used; retrying with the next flush'),
@@ -45,7 +48,7 @@ export function createApiApp(given: ApiDeps): ApiApp {
     production: deps.config.env === 'production',
   });
   const route = graphqlRoute({ ...deps, recorder, graphql });
-  const logRequest = requestLogger(logger);
+  const observeRequest = observeRequests({ logger, observability, server: 'api' });
   const health = healthEndpoints(deps);
   // PC-07: browser apps on the origin of a registered redirect URL may call /graphql, with the
   // headers GraphQL clients send. Its headers are set before any path answers (the token check,
@@ -98,14 +101,17 @@ export function createApiApp(given: ApiDeps): ApiApp {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     if (path === '/graphql') {
+      setRouteTemplate(req, '/graphql');
       answerGraphql(req, res);
       return;
     }
     if (path === MCP_PATH) {
+      setRouteTemplate(req, MCP_PATH);
       answerMcp(req, res);
       return;
     }
     if (path === RESOURCE_METADATA_PATH || path.startsWith(`${RESOURCE_METADATA_PATH}/`)) {
+      setRouteTemplate(req, RESOURCE_METADATA_PATH);
       answerResourceMetadata(req, res);
       return;
     }
@@ -114,7 +120,7 @@ export function createApiApp(given: ApiDeps): ApiApp {
   }
 
   const handler: RequestListener = (req, res) => {
-    assignRequestId(req, res, () => logRequest(req, res, () => answer(req, res)));
+    assignRequestId(req, res, () => observeRequest(req, res, () => answer(req, res)));
   };
 
   return { handler, close: () => recorder.close() };

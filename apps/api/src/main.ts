@@ -23,8 +23,8 @@ export async function startApiServer(deps: ApiDeps): Promise<RunningServer> {
 export async function main(): Promise<void> {
   await runServerProcess({
     name: 'api',
-    start: async ({ config, logger, clock, infrastructure: { db, redis } }) => [
-      await startApiServer({ config, db, redis, clock, logger }),
+    start: async ({ config, logger, clock, observability, infrastructure: { db, redis } }) => [
+      await startApiServer({ config, db, redis, clock, logger, observability }),
     ],
   });
 }

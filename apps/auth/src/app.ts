@@ -3,10 +3,11 @@ import {
   corsForBrowserApps,
   healthEndpoints,
   parseTrustProxy,
-  requestLogger,
+  observeRequests,
   withRequestIds,
 } from '@latchkey/http';
 import express from 'express';
+import { createObservability } from '@latchkey/observability';
 import { SigningKeyRing, signingKeySealer } from '@latchkey/core';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
@@ -40,6 +41,7 @@ export function createAuthApp(given: AuthDeps): express.Express {
   const deps: AuthDeps = {
     ...given,
     logger: withRequestIds(given.logger),
+    observability: given.observability ?? createObservability(),
     // OI-03: one key ring per app: the keys are read once a minute, never per token.
     signingKeys:
       given.signingKeys ?? new SigningKeyRing(given.db, given.clock, signingKeySealer(given.config.sessionSecret)),
@@ -51,7 +53,7 @@ export function createAuthApp(given: AuthDeps): express.Express {
   app.set('trust proxy', parseTrustProxy(deps.config.trustProxy));
 
   app.use(assignRequestId);
-  app.use(requestLogger(deps.logger));
+  app.use(observeRequests({ logger: deps.logger, observability: deps.observability!, server: 'auth' }));
   app.use(securityHeaders({ https: deps.config.auth.url.startsWith('https://') }));
   // Probes first: no session, no rate limit, no body parsing.
   app.use(healthEndpoints(deps));

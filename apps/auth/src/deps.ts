@@ -2,6 +2,7 @@ import type { Config } from '@latchkey/config';
 import type { Clock, SigningKeyRing } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import type { Observability } from '@latchkey/observability';
 import type { RedisClient } from '@latchkey/sessions';
 
 /** Everything the authorization server needs, injected by main.ts or by a test. */
@@ -12,6 +13,8 @@ export interface AuthDeps {
   logger: Logger;
   /** Set when REDIS_URL is: sessions and rate-limit counters live there (DD-7). */
   redis?: RedisClient | undefined;
+  /** OB-*: metrics and traces; the app makes its own (metrics only) when not given. */
+  observability?: Observability | undefined;
   /** OI-03: the ID token signing keys; createAuthApp makes one from `db` when not given. */
   signingKeys?: SigningKeyRing | undefined;
   /**

@@ -16,8 +16,8 @@ export async function startAuthServer(deps: AuthDeps): Promise<RunningServer> {
 export async function main(): Promise<void> {
   await runServerProcess({
     name: 'auth',
-    start: async ({ config, logger, clock, infrastructure: { db, redis } }) => [
-      await startAuthServer({ config, db, redis, clock, logger }),
+    start: async ({ config, logger, clock, observability, infrastructure: { db, redis } }) => [
+      await startAuthServer({ config, db, redis, clock, logger, observability }),
     ],
   });
 }

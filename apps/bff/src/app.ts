@@ -1,12 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { createObservability } from '@latchkey/observability';
 import {
   assignRequestId,
   healthEndpoints,
   noStore,
   parseTrustProxy,
-  requestLogger,
+  observeRequests,
   withRequestIds,
   type Middleware,
 } from '@latchkey/http';
@@ -40,7 +41,11 @@ export const DEFAULT_PORTAL_DIST = fileURLToPath(new URL('../../portal/dist', im
  */
 export function createBffApp(given: BffDeps): RequestListener {
   // Every line logged while a request is answered names its X-Request-Id.
-  const deps: BffDeps = { ...given, logger: withRequestIds(given.logger) };
+  const deps: BffDeps = {
+    ...given,
+    logger: withRequestIds(given.logger),
+    observability: given.observability ?? createObservability(),
+  };
   const { config, db, clock, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -57,11 +62,11 @@ export function createBffApp(given: BffDeps): RequestListener {
   const transactions = loginTransactions(config, db, clock);
   const portalRequest = [requirePortalRequest(portalOrigin), requireJsonIfBody];
   const session = sessions.middleware;
-  const logRequest = requestLogger(logger);
+  const observeRequest = observeRequests({ logger, observability: deps.observability!, server: 'bff' });
   const headers = securityHeaders({ https: isHttps(config) });
   const respond = errorResponder(logger, sessions.clearCookie);
 
-  app.use(logRequest);
+  app.use(observeRequest);
   app.use(headers);
   // Probes first: no session loaded or created, no rate limit.
   app.use(healthEndpoints(deps));
@@ -78,7 +83,7 @@ export function createBffApp(given: BffDeps): RequestListener {
   app.use(notFound);
   app.use(errorHandler(respond, logger));
 
-  const prelude: Middleware[] = [logRequest, headers, noStore];
+  const prelude: Middleware[] = [observeRequest, headers, noStore];
   const graphql = graphqlFastPath({
     logger,
     target: graphqlUpstreamUrl(config),

@@ -22,8 +22,8 @@ export async function startBffServer(deps: BffDeps): Promise<RunningServer> {
 export async function main(): Promise<void> {
   await runServerProcess({
     name: 'bff',
-    start: async ({ config, logger, clock, infrastructure: { db, redis } }) => [
-      await startBffServer({ config, db, redis, clock, logger }),
+    start: async ({ config, logger, clock, observability, infrastructure: { db, redis } }) => [
+      await startBffServer({ config, db, redis, clock, logger, observability }),
     ],
   });
 }

@@ -55,6 +55,10 @@ const envSchema = z.object({
   CIMD_ALLOW_LOOPBACK: flag(false),
   DYNAMIC_CLIENT_REGISTRATION: z.enum(['off', 'open', 'token']).default('off'),
   RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -127,6 +131,16 @@ export interface Config {
    * one address may make per hour.
    */
   readonly dynamicClientRegistration: { readonly mode: 'off' | 'open' | 'token'; readonly perHour: number };
+  /**
+   * OB-*: Prometheus metrics are served on their own listener, `METRICS_HOST` (127.0.0.1 by
+   * default) and `METRICS_PORT`, never on a public port; not at all when METRICS_PORT is unset.
+   */
+  readonly metrics: { readonly port: number | undefined; readonly host: string };
+  /**
+   * OB-*: OpenTelemetry traces are exported over OTLP/HTTP to `OTEL_EXPORTER_OTLP_ENDPOINT`
+   * (`/v1/traces` is appended); off when it is unset. `serviceName`: OTEL_SERVICE_NAME.
+   */
+  readonly tracing: { readonly endpoint: string | undefined; readonly serviceName: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -272,5 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mode: e.DYNAMIC_CLIENT_REGISTRATION,
       perHour: e.RATE_LIMIT_REGISTER_PER_HOUR,
     }),
+    metrics: Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
+    tracing: Object.freeze({ endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }),
   });
 }

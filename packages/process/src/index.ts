@@ -5,3 +5,5 @@ export { openDatabase } from './open-database.ts';
 export { serve } from './serve.ts';
 export type { RunningServer } from './serve.ts';
 export { runServerProcess } from './server-process.ts';
+export type { ServerProcessContext } from './server-process.ts';
+export { METRICS_PATH, serveMetrics } from './metrics-server.ts';

@@ -3,15 +3,19 @@ import { systemClock, type Clock } from '@latchkey/core';
 import { isDatabaseUnavailable, MigrationError } from '@latchkey/db';
 import { DependencyUnavailableError } from '@latchkey/http';
 import { createLogger, type Logger } from '@latchkey/logging';
+import { createObservability, type Observability } from '@latchkey/observability';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { RunningServer } from './serve.ts';
 import { stopGracefullyOnSignals } from './graceful-shutdown.ts';
+import { serveMetrics } from './metrics-server.ts';
 
 export interface ServerProcessContext {
   config: Config;
   logger: Logger;
   clock: Clock;
   infrastructure: Infrastructure;
+  /** OB-*: the process's metrics registry and tracer, shared by every server it runs. */
+  observability: Observability;
 }
 
 export interface ServerProcessOptions {
@@ -126,17 +130,31 @@ export async function runServerProcess(options: ServerProcessOptions): Promise<v
     failStartup(label, err, config);
   }
 
-  let servers: readonly RunningServer[];
+  const observability = createObservability({
+    otlpEndpoint: config.tracing.endpoint,
+    serviceName: config.tracing.serviceName ?? (options.name === undefined ? 'latchkey' : `latchkey-${options.name}`),
+  });
+  let servers: readonly RunningServer[] = [];
   try {
-    servers = await options.start({ config, logger, clock: systemClock, infrastructure });
+    servers = await options.start({ config, logger, clock: systemClock, infrastructure, observability });
+    // OB-*: metrics on their own listener, only when METRICS_PORT is set.
+    if (config.metrics.port !== undefined) {
+      servers = [
+        ...servers,
+        await serveMetrics(observability.metrics, config.metrics.port, config.metrics.host, logger),
+      ];
+    }
   } catch (err) {
-    await infrastructure.close();
+    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all([infrastructure.close(), observability.tracing.close()]);
     failStartup(label, err, config);
   }
 
   stopGracefullyOnSignals({
     servers,
-    closeResources: () => infrastructure.close(),
+    closeResources: async () => {
+      await Promise.all([infrastructure.close(), observability.tracing.close()]);
+    },
     logger,
     timeoutMs: config.shutdownTimeoutMs,
   });
