@@ -80,9 +80,17 @@ export class UnauthorizedClient extends DomainError {
   readonly status = 400;
   readonly code = ErrorCode.unauthorizedClient;
 }
+/** Why a token was refused, for the token-check metric (OB-*); never shown to the caller. */
+export type InvalidTokenReason = 'invalid' | 'expired' | 'revoked';
+
 export class InvalidToken extends DomainError {
   readonly status = 401;
   readonly code = ErrorCode.invalidToken;
+  readonly reason: InvalidTokenReason;
+  constructor(description: string, reason: InvalidTokenReason = 'invalid') {
+    super(description);
+    this.reason = reason;
+  }
 }
 /** Bad input to an account operation; `field` names the offending field. */
 export class ValidationFailed extends DomainError {

@@ -37,7 +37,7 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
   const row = await findLiveAccessTokenByHash(db, digest(token));
   if (!row) throw new InvalidToken('The access token is invalid.');
   // GQ-10, RV-05: expiry is checked here, on the caller's clock, not by the lookup.
-  if (Number(row.expires_at) <= clock.now()) throw new InvalidToken('The access token expired.');
+  if (Number(row.expires_at) <= clock.now()) throw new InvalidToken('The access token expired.', 'expired');
   return {
     tokenId: row.id,
     kind: row.kind,
