@@ -54,6 +54,11 @@ export const clientJson = z.object({
   public: z.boolean(),
   /** OI-20: the algorithm its ID tokens are signed with; RS256 unless ES256 was chosen. */
   id_token_signed_response_alg: z.enum(ID_TOKEN_SIGNED_RESPONSE_ALGS),
+  /**
+   * DV-24: the client may use the device authorization grant (RFC 8628, docs/device-flow.md):
+   * sign-in on a device without a browser. False unless asked for.
+   */
+  device_grant: z.boolean(),
   created_at: instant,
   status: z.enum(['active', 'revoked']),
   revoked_at: z.nullable(instant),
@@ -112,6 +117,8 @@ export interface CreateClientRequest extends ClientDetailsRequest {
   public?: boolean;
   /** OI-20: RS256 when left out. */
   id_token_signed_response_alg?: IdTokenSignedResponseAlg;
+  /** DV-24: opt in to the device authorization grant; false when left out. */
+  device_grant?: boolean;
 }
 
 /** PATCH /account/clients/{id}: only the fields sent change. */
@@ -122,6 +129,8 @@ export interface UpdateClientRequest extends ClientDetailsRequest {
   post_logout_redirect_uri?: string | null;
   /** OI-20: takes effect on the next ID token issued. */
   id_token_signed_response_alg?: IdTokenSignedResponseAlg;
+  /** DV-24: opt in to, or out of, the device authorization grant. */
+  device_grant?: boolean;
 }
 
 /** A token on the API tokens page: its last four characters, never the value (TS-04). */

@@ -23,6 +23,7 @@ export function presentClient(client: Client): ClientJson {
     tos_uri: client.tosUri,
     public: client.public,
     id_token_signed_response_alg: client.idTokenAlg,
+    device_grant: client.deviceGrant,
     created_at: iso(client.createdAt),
     status: client.revokedAt === null ? 'active' : 'revoked',
     revoked_at: client.revokedAt === null ? null : iso(client.revokedAt),

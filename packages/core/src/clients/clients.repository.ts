@@ -37,6 +37,7 @@ export type ClientUpdate = Partial<
     | 'policy_uri'
     | 'tos_uri'
     | 'id_token_signed_response_alg'
+    | 'device_grant'
   >
 >;
 

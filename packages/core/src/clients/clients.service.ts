@@ -69,8 +69,7 @@ export interface NewClient extends ClientDetails {
   registration?: Exclude<ClientRegistration, 'metadata_document'> | undefined;
   /** DR-*: the SHA-256 digest of a dynamic client's registration access token (RFC 7592). */
   registrationTokenHash?: string | undefined;
-  /** DV-*: opts in to the device authorization grant (RFC 8628); off when left out. */
-  /** DV-23: may use the device authorization grant (RFC 8628); off unless asked. */
+  /** DV-23, DV-24, DV-26: may use the device authorization grant (RFC 8628); off unless asked. */
   deviceGrant?: boolean | undefined;
 }
 
@@ -225,6 +224,11 @@ export interface ClientChanges extends ClientDetails {
   postLogoutRedirectUri?: string | null | undefined;
   /** OI-20: the next ID token issued to the client is signed with it. */
   idTokenAlg?: IdTokenAlg | undefined;
+  /**
+   * DV-24: opts the client in to (or out of) the device authorization grant. Device codes it
+   * already holds are not revoked; opted out, they cannot be redeemed (DV-09 checks at each poll).
+   */
+  deviceGrant?: boolean | undefined;
 }
 
 /**
@@ -264,6 +268,7 @@ export async function updateClient(
     ...(changes.idTokenAlg !== undefined && {
       id_token_signed_response_alg: validateIdTokenAlg(changes.idTokenAlg),
     }),
+    ...(changes.deviceGrant !== undefined && { device_grant: changes.deviceGrant ? 1 : 0 }),
   };
   if (Object.keys(values).length > 0) {
     const update = async (trx: Executor): Promise<void> => {

@@ -35,6 +35,8 @@ export interface DynamicClientRequest {
   public: boolean;
   /** RFC 7591 `scope`, space-separated; every third-party scope when left out. */
   scope?: string | undefined;
+  /** DV-26: `grant_types` listed the device grant (RFC 8628); off when left out. */
+  deviceGrant?: boolean | undefined;
 }
 
 export interface RegisteredDynamicClient {
@@ -84,6 +86,7 @@ export async function registerDynamicClient(
     scopes: clientScopes(request.scope),
     registration: 'dynamic',
     registrationTokenHash: digest(registrationAccessToken),
+    deviceGrant: request.deviceGrant === true,
   });
   return { client, clientSecret, registrationAccessToken };
 }

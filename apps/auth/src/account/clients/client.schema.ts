@@ -22,6 +22,11 @@ const idTokenAlg = {
     .optional(),
 };
 
+/** DV-24: opts the client in to the device authorization grant (RFC 8628); a non-boolean is a 400 naming it. */
+const deviceGrant = {
+  device_grant: z.boolean({ error: 'device_grant must be true or false.' }).optional(),
+};
+
 const redirectUris = {
   redirect_uri: z.string({ error: 'Enter a redirect URL.' }).optional(),
   redirect_uris: z
@@ -43,6 +48,7 @@ export const createClientBody = z.object({
    */
   public: z.boolean({ error: 'public must be true or false.' }).optional(),
   ...idTokenAlg,
+  ...deviceGrant,
   ...details,
 });
 
@@ -55,6 +61,7 @@ export const updateClientBody = z.object({
     .nullable()
     .optional(),
   ...idTokenAlg,
+  ...deviceGrant,
   ...details,
 });
 

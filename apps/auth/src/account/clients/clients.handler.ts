@@ -39,6 +39,8 @@ export function clientsHandlers(deps: AuthDeps) {
           tosUri: body.tos_uri,
           public: body.public,
           idTokenAlg: body.id_token_signed_response_alg,
+          // DV-24: the client opts in to the device grant.
+          deviceGrant: body.device_grant,
           maxActive: deps.config.limits.maxClientsPerUser,
         });
         res.status(201).json(presentCreatedClient(created));
@@ -67,6 +69,7 @@ export function clientsHandlers(deps: AuthDeps) {
         policyUri: body.policy_uri,
         tosUri: body.tos_uri,
         idTokenAlg: body.id_token_signed_response_alg,
+        deviceGrant: body.device_grant,
       });
       res.json(presentClient(client));
     },

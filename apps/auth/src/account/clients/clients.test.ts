@@ -68,6 +68,7 @@ describe('POST /account/clients', () => {
       tos_uri: null,
       public: false,
       id_token_signed_response_alg: 'RS256',
+      device_grant: false,
       created_at: new Date(system.clock.now()).toISOString(),
       status: 'active',
       revoked_at: null,

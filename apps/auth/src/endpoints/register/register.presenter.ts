@@ -1,5 +1,6 @@
 import { formatScope } from '@latchkey/contracts';
 import type { Client, RegisteredDynamicClient } from '@latchkey/core';
+import { GrantType } from '../token/token.schema.ts';
 import type { ApplicationType, TokenEndpointAuthMethod } from './register.schema.ts';
 
 /** RFC 7592 §2: where a client reads or deletes its registration. */
@@ -10,9 +11,10 @@ export function registrationClientUri(issuer: string, registerPath: string, clie
 /**
  * RFC 7591 §3.2.1 / RFC 7592 §3: the client's registered metadata, as this server keeps it.
  * `scope` is what it may ask for: its scopes and `openid`, which any client may ask for (OI-01).
- * The server does both grants for every client, and takes Basic and body credentials from every
- * confidential client (CA-04), so `grant_types` and a confidential client's method are what it
- * does, whatever was asked. No secret: only its digest is kept.
+ * The server does the code and refresh grants for every client, and the device grant for one that
+ * asked for it (DV-26), and takes Basic and body credentials from every confidential client
+ * (CA-04), so `grant_types` and a confidential client's method are what it does, whatever was
+ * asked. No secret: only its digest is kept.
  */
 export function presentRegisteredClient(client: Client, registrationUri: string, method?: TokenEndpointAuthMethod) {
   return {
@@ -21,7 +23,11 @@ export function presentRegisteredClient(client: Client, registrationUri: string,
     client_name: client.name,
     ...(client.clientUri !== null && { client_uri: client.clientUri }),
     redirect_uris: client.redirectUris,
-    grant_types: ['authorization_code', 'refresh_token'],
+    grant_types: [
+      GrantType.authorizationCode,
+      GrantType.refreshToken,
+      ...(client.deviceGrant ? [GrantType.deviceCode] : []),
+    ],
     response_types: ['code'],
     token_endpoint_auth_method: client.public ? 'none' : (method ?? 'client_secret_basic'),
     scope: formatScope(['openid', ...client.scopes]),

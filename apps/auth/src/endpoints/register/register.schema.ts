@@ -1,18 +1,22 @@
 import { z } from 'zod';
 import { ValidationFailed, type DynamicClientRequest } from '@latchkey/core';
+import { GrantType } from '../token/token.schema.ts';
 
 /** RFC 7591 §2: how a client authenticates at the token endpoint; `none` is a public client (PC-01). */
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 
-/** RFC 7591 §2: the grants this server has (RFC 8414 `grant_types_supported`). */
-const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+/**
+ * RFC 7591 §2: the grants this server has (RFC 8414 `grant_types_supported`). The device grant
+ * (RFC 8628) is the one a client opts in to (DV-26); the other two every client has.
+ */
+const GRANT_TYPES = [GrantType.authorizationCode, GrantType.refreshToken, GrantType.deviceCode] as const;
 
 /** OpenID Connect Registration §2 `application_type`. */
 export const APPLICATION_TYPES = ['web', 'native'] as const;
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 
-const grantTypesError = `grant_types may list only ${GRANT_TYPES.join(' and ')}.`;
+const grantTypesError = `grant_types may list only ${GRANT_TYPES.join(', ')}.`;
 const responseTypesError = 'response_types may list only code.';
 
 /** A field sent as JSON null is read as left out: several clients send every field they know. */
@@ -86,6 +90,8 @@ export function readRegistrationRequest(body: unknown): RegistrationRequest {
       clientUri: data.client_uri,
       public: tokenEndpointAuthMethod === 'none',
       scope: data.scope,
+      // DV-26: listing the device grant opts the client in to it; left out, it has none.
+      deviceGrant: data.grant_types?.includes(GrantType.deviceCode) === true,
     },
     tokenEndpointAuthMethod,
     applicationType: data.application_type ?? 'web',

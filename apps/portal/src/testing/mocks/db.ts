@@ -36,6 +36,7 @@ export function makeClient(overrides: Partial<ClientJson> = {}): ClientJson {
     tos_uri: null,
     public: false,
     id_token_signed_response_alg: 'RS256',
+    device_grant: false,
     created_at: iso(NOW - 30 * DAY),
     status: 'active',
     revoked_at: null,

@@ -119,6 +119,7 @@ export const handlers = [
       post_logout_redirect_uri?: string;
       public?: boolean;
       id_token_signed_response_alg?: ClientJson['id_token_signed_response_alg'];
+      device_grant?: boolean;
     };
     const refused = guard(request);
     if (refused) return refused;
@@ -132,6 +133,7 @@ export const handlers = [
       post_logout_redirect_uri: body.post_logout_redirect_uri ?? null,
       public: body.public === true,
       id_token_signed_response_alg: body.id_token_signed_response_alg ?? 'RS256',
+      device_grant: body.device_grant === true,
       created_at: iso(Date.now()),
     });
     db.clients.unshift(client);
@@ -174,6 +176,7 @@ export const handlers = [
       ...(body.id_token_signed_response_alg !== undefined && {
         id_token_signed_response_alg: body.id_token_signed_response_alg,
       }),
+      ...(body.device_grant !== undefined && { device_grant: body.device_grant }),
     });
     return HttpResponse.json<ClientJson>(client);
   }),

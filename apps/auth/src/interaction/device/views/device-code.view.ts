@@ -2,6 +2,7 @@ import { html, type SafeHtml } from '../../../http/html.ts';
 import { alertBox, csrfField } from '../../../http/views/form.view.ts';
 import { layout } from '../../../http/views/layout.view.ts';
 
+/** The page a person types the device's code on; fits a 390 px phone (DV-28). */
 export interface DeviceCodeView {
   csrfToken: string;
   /** What goes in the field: `verification_uri_complete`'s code (DV-22), or what was typed. */

@@ -12,6 +12,8 @@ export interface NewClient {
   public?: boolean;
   /** OI-20: left out, the server's default (RS256). */
   idTokenAlg?: IdTokenSignedResponseAlg;
+  /** DV-25: may sign people in with the device flow (RFC 8628). */
+  deviceGrant?: boolean;
 }
 
 export interface CreatedClient {
@@ -28,6 +30,8 @@ export async function createClient(input: NewClient): Promise<CreatedClient> {
     ...(input.postLogoutRedirectUri ? { post_logout_redirect_uri: input.postLogoutRedirectUri } : {}),
     ...(input.public ? { public: true } : {}),
     ...(input.idTokenAlg ? { id_token_signed_response_alg: input.idTokenAlg } : {}),
+    // Sent only when ticked, like `public`: the server's default is off.
+    ...(input.deviceGrant ? { device_grant: true } : {}),
   };
   const body = await accountRequest('POST', '/clients', { json });
   return { client: body.client, clientSecret: body.client_secret };

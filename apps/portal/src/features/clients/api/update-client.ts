@@ -14,6 +14,8 @@ export interface ClientEdit {
   terms: string;
   /** OI-20: left out, unchanged. */
   idTokenAlg?: IdTokenSignedResponseAlg;
+  /** DV-25: opts in to or out of the device flow; left out, unchanged. */
+  deviceGrant?: boolean;
 }
 
 /** PATCH /bff/api/clients/:id: effective on the application's next sign-in. */
@@ -27,6 +29,7 @@ export function updateClient(id: string, edit: ClientEdit): Promise<OAuthClient>
     policy_uri: edit.privacyPolicy || null,
     tos_uri: edit.terms || null,
     ...(edit.idTokenAlg ? { id_token_signed_response_alg: edit.idTokenAlg } : {}),
+    ...(edit.deviceGrant !== undefined && { device_grant: edit.deviceGrant }),
   };
   return accountRequest('PATCH', '/clients/:id', { id, json });
 }

@@ -126,6 +126,9 @@ function Details({ client }: { client: OAuthClient }) {
         <Item term="Terms of service">
           <External href={client.tos_uri} />
         </Item>
+        <Item term="Device sign-in">
+          {client.device_grant ? 'Allowed: devices without a browser may sign people in (device flow)' : 'Not allowed'}
+        </Item>
         <Item term="ID token signing algorithm">
           <code>{client.id_token_signed_response_alg}</code>
         </Item>

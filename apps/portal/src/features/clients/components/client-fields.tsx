@@ -1,4 +1,4 @@
-import type { ReactNode, Ref } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 import { ID_TOKEN_SIGNED_RESPONSE_ALGS, MAX_NAME_LENGTH, type IdTokenSignedResponseAlg } from '@latchkey/contracts';
 import { Field } from '../../../components/field.tsx';
 
@@ -103,5 +103,31 @@ export function IdTokenAlgField({
         </select>
       )}
     </Field>
+  );
+}
+
+/**
+ * DV-25: the client's opt-in to the device authorization grant (RFC 8628, `device_grant`), in
+ * New client and Edit client: the device shows a code that people enter on /device elsewhere.
+ */
+export function DeviceGrantField({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const hintId = useId();
+  return (
+    <div>
+      <label className="choice">
+        <input
+          type="checkbox"
+          name="device_grant"
+          checked={checked}
+          aria-describedby={hintId}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <span>Allow sign-in on devices without a browser (device flow)</span>
+      </label>
+      <p id={hintId} className="field__hint">
+        For a command-line tool, a TV or a script over SSH: it shows a short code that people enter on their phone or
+        computer.
+      </p>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { RevealedSecret } from '../../../components/revealed-secret.tsx';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import { useCreateClient, type CreatedClient } from '../api/create-client.ts';
 import type { IdTokenSignedResponseAlg } from '@latchkey/contracts';
-import { ClientNameField, IdTokenAlgField, UrlField } from './client-fields.tsx';
+import { ClientNameField, DeviceGrantField, IdTokenAlgField, UrlField } from './client-fields.tsx';
 import { validateClientForm } from '../validation/client-form.ts';
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
@@ -16,7 +16,7 @@ const SERVER_FIELDS = {
 } as const;
 
 /**
- * New client → Client name, Public client (no secret), Redirect URL → Create client → the client
+ * New client → Client name, Public client (no secret), Redirect URL, the device flow (DV-25) → Create client → the client
  * ID and secret, shown once; a public client's ID alone (PC-01). Render it only while open:
  * closing unmounts it, and the secret goes with it.
  */
@@ -71,6 +71,7 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
   const [postLogoutRedirectUri, setPostLogoutRedirectUri] = useState('');
   const [isPublic, setPublic] = useState(false);
   const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>('RS256');
+  const [deviceGrant, setDeviceGrant] = useState(false);
   const publicHintId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUriRef = useRef<HTMLInputElement>(null);
@@ -100,6 +101,7 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
         public: isPublic,
         // OI-20: the server's default (RS256) is left out, like `public: false`.
         ...(idTokenAlg !== 'RS256' && { idTokenAlg }),
+        deviceGrant,
       },
       { onError: fieldErrors.showServerError },
     );
@@ -169,6 +171,7 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClien
           fieldErrors.clear('postLogoutRedirectUri');
         }}
       />
+      <DeviceGrantField checked={deviceGrant} onChange={setDeviceGrant} />
       <IdTokenAlgField
         value={idTokenAlg}
         error={errors.idTokenAlg}

@@ -8,7 +8,7 @@ import { showToast } from '../../../lib/toasts.ts';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import type { OAuthClient } from '../api/get-clients.ts';
 import { useUpdateClient } from '../api/update-client.ts';
-import { ClientNameField, IdTokenAlgField, UrlField } from './client-fields.tsx';
+import { ClientNameField, DeviceGrantField, IdTokenAlgField, UrlField } from './client-fields.tsx';
 import { parseRedirectUrls, validateClientEditForm, type ClientEditInput } from '../validation/client-form.ts';
 
 /** The text fields, and the ID token algorithm select (OI-20). */
@@ -77,6 +77,7 @@ function initialValues(client: OAuthClient): ClientEditInput {
 export function EditClientDialog({ client, onClose }: { client: OAuthClient; onClose: () => void }) {
   const [values, setValues] = useState(() => initialValues(client));
   const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>(client.id_token_signed_response_alg);
+  const [deviceGrant, setDeviceGrant] = useState(client.device_grant);
   const idTokenAlgRef = useRef<HTMLSelectElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUrisRef = useRef<HTMLTextAreaElement>(null);
@@ -121,6 +122,8 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
         terms: values.terms.trim(),
         // OI-20: sent only when changed, like an edit from the API.
         ...(idTokenAlg !== client.id_token_signed_response_alg && { idTokenAlg }),
+        // DV-25: likewise sent only when changed.
+        ...(deviceGrant !== client.device_grant && { deviceGrant }),
       },
       {
         onSuccess: (saved) => {
@@ -188,6 +191,7 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
             onChange={(value) => change(field, value)}
           />
         ))}
+        <DeviceGrantField checked={deviceGrant} onChange={setDeviceGrant} />
         <IdTokenAlgField
           value={idTokenAlg}
           error={errors.idTokenAlg}
