@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * SHA-256 hex digest, the only form in which tokens, codes and client secrets are stored
@@ -6,7 +6,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * 178 bits; a slow one would make the token endpoint a CPU DoS target (CA-08).
  */
 export function digest(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // OB-21: the one-shot hash, not createHash().update().digest(): a fifth of the CPU for a short
+  // value (0.7 against 4-6 µs measured), and every API request digests its token.
+  return hash('sha256', value, 'hex');
 }
 
 /**

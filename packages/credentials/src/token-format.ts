@@ -54,12 +54,22 @@ export function generateToken(prefix: TokenPrefix): string {
   return `${prefix}_${random}${base62Checksum(random)}`;
 }
 
-/** Returns the prefix when the value is well formed and its checksum matches, else undefined. */
+const PREFIX_LENGTH = 4; // "lkp_"
+const TOKEN_LENGTH = PREFIX_LENGTH + RANDOM_LENGTH + CHECKSUM_LENGTH;
+
+/**
+ * Returns the prefix when the value is well formed and its checksum matches, else undefined.
+ * On every API request: the pattern is tested without captures and the checksum compared digit
+ * by digit, no string built (OB-21).
+ */
 export function parseToken(value: string): TokenPrefix | undefined {
-  const match = TOKEN_PATTERN.exec(value);
-  if (!match) return undefined;
-  const [, prefix, random, checksum] = match;
-  return base62Checksum(random!) === checksum ? (prefix as TokenPrefix) : undefined;
+  if (value.length !== TOKEN_LENGTH || !TOKEN_PATTERN.test(value)) return undefined;
+  let n = crc32(value.slice(PREFIX_LENGTH, PREFIX_LENGTH + RANDOM_LENGTH));
+  for (let i = TOKEN_LENGTH - 1; i >= TOKEN_LENGTH - CHECKSUM_LENGTH; i--) {
+    if (value.charCodeAt(i) !== ALPHABET.charCodeAt(n % 62)) return undefined;
+    n = Math.floor(n / 62);
+  }
+  return value.slice(0, PREFIX_LENGTH - 1) as TokenPrefix;
 }
 
 /** True when the value is a well-formed token of the given kind. */

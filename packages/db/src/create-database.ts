@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '@latchkey/config';
 import type { Database } from './database.ts';
-import { NodeSqliteDatabase } from './node-sqlite.ts';
+import type { SQLInputValue } from 'node:sqlite';
+import { NO_DIRECT_READ, NodeSqliteDatabase } from './node-sqlite.ts';
 import { createPostgresPool, DiscardingPool, type PostgresOptions } from './postgres-pool.ts';
 
 export interface SqliteOptions {
@@ -29,9 +30,28 @@ export function createDatabase(options: DatabaseOptions): Kysely<Database> {
   if (options.sqlitePath !== ':memory:') {
     mkdirSync(join(options.sqlitePath, '..'), { recursive: true });
   }
-  return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: new NodeSqliteDatabase(options.sqlitePath) }),
-  });
+  const database = new NodeSqliteDatabase(options.sqlitePath);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  direct.set(db, database);
+  return db;
+}
+
+/** The SQLite databases under the Kysely instances createDatabase made (readDirect). */
+const direct = new WeakMap<object, NodeSqliteDatabase>();
+
+/**
+ * OB-21: one row of a read-only, hand-compiled query straight from SQLite's own read connection
+ * (NodeSqliteDatabase.readOne), when `db` is a SQLite database createDatabase opened; else
+ * NO_DIRECT_READ and the caller runs the query through Kysely (PostgreSQL, a transaction, an
+ * in-memory database, or a Kysely with plugins such as the tracing one).
+ */
+export function readDirect<Row>(
+  db: object,
+  sql: string,
+  parameters: readonly SQLInputValue[],
+): Row | undefined | typeof NO_DIRECT_READ {
+  const database = direct.get(db);
+  return database === undefined ? NO_DIRECT_READ : database.readOne<Row>(sql, parameters);
 }
 
 /** The embedded database file under DATA_DIR. */

@@ -1,2 +1,2 @@
-export { createLogger } from './logger.ts';
+export { accessLogger, createLogger } from './logger.ts';
 export type { Logger, LoggerOptions } from './logger.ts';

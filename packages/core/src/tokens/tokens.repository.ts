@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import { NO_DIRECT_READ, readDirect } from '@latchkey/db';
 import type { AccessTokensTable, Executor, RefreshTokensTable } from '@latchkey/db';
 
 export async function insertAccessToken(db: Executor, row: AccessTokensTable): Promise<void> {
@@ -73,6 +74,9 @@ export async function findLiveAccessTokenByHash(
     sql = compiled.sql;
     compiledLookups.set(db, sql);
   }
+  // OB-21: on the SQLite file, straight from its read connection; else through Kysely.
+  const row = readDirect<AccessTokenAuthRow>(db, sql, [tokenHash]);
+  if (row !== NO_DIRECT_READ) return row;
   const result = await db.executeQuery<AccessTokenAuthRow>(CompiledQuery.raw(sql, [tokenHash]));
   return result.rows[0];
 }
