@@ -67,10 +67,7 @@ export function accessLogger(logger: Logger): Logger {
   if (own[ACCESS] !== undefined) return own[ACCESS];
   const stream = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym]!;
   const name = (logger.bindings() as { name?: string }).name;
-  const access = pino(
-    { level: logger.level, name, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
-    stream,
-  );
+  const access = pino({ level: logger.level, name, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, stream);
   own[ACCESS] = access;
   return access;
 }
