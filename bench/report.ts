@@ -4,6 +4,26 @@ import type { Figure, Goal } from './results.ts';
 /** Issue 2's goals for the API. */
 export const GOALS = { ratioToCeiling: 0.3, ratioToApollo: 2.5, p99Ms: 15 } as const;
 
+/**
+ * Issue 34's goals, deployed as users deploy: logs and metrics cost at most 10 %; with every
+ * server's request logs on, the API at least 1.2 × Mercurius (JIT) and 2.5 × Apollo; the token
+ * check alone at most twice the ceiling's CPU per request; PostgreSQL at least half of SQLite.
+ */
+export const PRODUCTION_GOALS = {
+  loggedToSilent: 0.9,
+  toMercurius: 1.2,
+  toApollo: 2.5,
+  tokenCheckCpuToCeiling: 2,
+  postgresToSqlite: 0.5,
+} as const;
+
+/** The servers with their request logs on (issue 34). */
+export interface ProductionRows {
+  api: Measurement;
+  apollo: Measurement;
+  mercurius: Measurement;
+}
+
 export interface Report {
   ceiling: Measurement;
   tokenCheck: Measurement;
@@ -14,14 +34,27 @@ export interface Report {
   /** Issue 4: the same API on PostgreSQL, or why it was not measured. */
   apiPostgres: Measurement | string;
   exchanges: Measurement | string;
+  production: ProductionRows;
 }
 
 const pad = (value: string, width: number) => value.padStart(width);
 
 /** Prints the API's table and its goals (issue 2) and comparisons (issue 4); returns the goals. */
-export function printReport({ ceiling, tokenCheck, api, apollo, peers, apiPostgres, exchanges }: Report): Goal[] {
+export function printReport(report: Report): Goal[] {
+  const { ceiling, tokenCheck, api, apollo, peers, apiPostgres, exchanges, production } = report;
   const measured = (value: Measurement | string) => (typeof value === 'string' ? [] : [value]);
-  const rows = [ceiling, tokenCheck, api, ...measured(apiPostgres), apollo, ...peers, ...measured(exchanges)];
+  const rows = [
+    ceiling,
+    tokenCheck,
+    api,
+    ...measured(apiPostgres),
+    apollo,
+    ...peers,
+    production.api,
+    production.apollo,
+    production.mercurius,
+    ...measured(exchanges),
+  ];
   const nameWidth = Math.max(...rows.map((r) => r.name.length), 4);
   console.log(
     `${'name'.padEnd(nameWidth)}  ${pad('req/s', 9)}  ${pad('p50 ms', 7)}  ${pad('p99 ms', 7)}  ${pad('÷ ceiling', 9)}  ${pad('CPU µs/req', 10)}  statuses`,
@@ -84,14 +117,72 @@ export function printReport({ ceiling, tokenCheck, api, apollo, peers, apiPostgr
       pass: apiPostgres.failed === 0,
     });
   }
-  console.log('\nGoals (issue 2; issue 4 for PostgreSQL):');
+  goals.push(...productionGoals(report));
+  console.log('\nGoals (issue 2; issue 4 for PostgreSQL; issue 34 deployed, logs on):');
   for (const { goal, measured, pass } of goals)
-    console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${goal.padEnd(36)} measured ${measured}`);
+    console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${goal.padEnd(50)} measured ${measured}`);
+  return goals;
+}
+
+/** Issue 34's goals: what logs and metrics cost, the peers with theirs on, the token check, PostgreSQL. */
+function productionGoals({ ceiling, tokenCheck, api, apiPostgres, production }: Report): Goal[] {
+  const g = PRODUCTION_GOALS;
+  const ratio = (a: Measurement, b: Measurement) => a.requestsPerSecond / b.requestsPerSecond;
+  const loggedToSilent = ratio(production.api, api);
+  const toMercurius = ratio(production.api, production.mercurius);
+  const toApollo = ratio(production.api, production.apollo);
+  const goals: Goal[] = [
+    {
+      goal: `API logs + metrics ÷ silent ≥ ${g.loggedToSilent}`,
+      measured: `${loggedToSilent.toFixed(2)} (${production.api.requestsPerSecond.toFixed(0)} ÷ ${api.requestsPerSecond.toFixed(0)} req/s)`,
+      pass: loggedToSilent >= g.loggedToSilent,
+    },
+    {
+      goal: `API ÷ Mercurius (JIT), both logging ≥ ${g.toMercurius}`,
+      measured: toMercurius.toFixed(2),
+      pass: toMercurius >= g.toMercurius,
+    },
+    {
+      goal: `API ÷ Apollo, both logging ≥ ${g.toApollo}`,
+      measured: toApollo.toFixed(2),
+      pass: toApollo >= g.toApollo,
+    },
+    {
+      goal: 'API with logs answered only 2xx',
+      measured: `${production.api.failed} failed`,
+      pass: production.api.failed === 0,
+    },
+  ];
+  if (tokenCheck.cpuMicrosPerRequest !== undefined && ceiling.cpuMicrosPerRequest !== undefined) {
+    const cpu = tokenCheck.cpuMicrosPerRequest / ceiling.cpuMicrosPerRequest;
+    goals.push({
+      goal: `token check CPU ÷ ceiling CPU per request ≤ ${g.tokenCheckCpuToCeiling}`,
+      measured: `${cpu.toFixed(2)} (${tokenCheck.cpuMicrosPerRequest.toFixed(1)} ÷ ${ceiling.cpuMicrosPerRequest.toFixed(1)} µs)`,
+      pass: cpu <= g.tokenCheckCpuToCeiling,
+    });
+  }
+  if (typeof apiPostgres !== 'string') {
+    const toSqlite = ratio(apiPostgres, api);
+    goals.push({
+      goal: `API on PostgreSQL ÷ on SQLite ≥ ${g.postgresToSqlite}`,
+      measured: toSqlite.toFixed(2),
+      pass: toSqlite >= g.postgresToSqlite,
+    });
+  }
   return goals;
 }
 
 /** The API's figures for bench/results.md: the ratios printed above, with the rates they divide. */
-export function apiFigures({ ceiling, tokenCheck, api, apollo, peers, apiPostgres, exchanges }: Report): Figure[] {
+export function apiFigures({
+  ceiling,
+  tokenCheck,
+  api,
+  apollo,
+  peers,
+  apiPostgres,
+  exchanges,
+  production,
+}: Report): Figure[] {
   const rate = (m: Measurement) => `${m.requestsPerSecond.toFixed(0)} req/s`;
   const ratio = (a: Measurement, b: Measurement) => (a.requestsPerSecond / b.requestsPerSecond).toFixed(2);
   const cpu = (m: Measurement) =>
@@ -114,6 +205,21 @@ export function apiFigures({ ceiling, tokenCheck, api, apollo, peers, apiPostgre
     {
       figure: 'API on PostgreSQL ÷ API on SQLite',
       measured: typeof apiPostgres === 'string' ? apiPostgres : `${ratio(apiPostgres, api)} (${rate(apiPostgres)})`,
+    },
+    {
+      figure: 'API with info logs to a file and metrics on ÷ silent',
+      measured: `${ratio(production.api, api)} (${rate(production.api)}; CPU per request ${cpu(production.api)})`,
+    },
+    {
+      figure: 'With request logs on: API ÷ Mercurius (JIT), API ÷ Apollo',
+      measured: `${ratio(production.api, production.mercurius)} (${rate(production.mercurius)}), ${ratio(production.api, production.apollo)} (${rate(production.apollo)})`,
+    },
+    {
+      figure: 'Token check alone ÷ ceiling, CPU per request',
+      measured:
+        tokenCheck.cpuMicrosPerRequest === undefined || ceiling.cpuMicrosPerRequest === undefined
+          ? 'not read'
+          : `${(tokenCheck.cpuMicrosPerRequest / ceiling.cpuMicrosPerRequest).toFixed(2)} (${cpu(tokenCheck)} ÷ ${cpu(ceiling)})`,
     },
     {
       figure: 'Code exchanges (POST /oauth/token)',

@@ -14,7 +14,9 @@
 // Debian machine when run as root), configured for tests (fsync and synchronous_commit off)
 // but with a server's shared buffers (POSTGRES_SHARED_BUFFERS). The runs here read far more
 // than they write.
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startPostgres, type PostgresCluster } from '../test/support/postgres.ts';
 import { benchQuick } from './bench-config.ts';
 import { createBenchData, type BenchData } from './bench-data.ts';
@@ -48,6 +50,8 @@ interface SteadyTarget {
   path: string;
   /** Whose database the server opens and whose PAT the load sends. */
   data: BenchData;
+  /** Issue 34: deployed as its users deploy it: request logs at info to this file (and metrics on, for the API). */
+  logged?: boolean;
 }
 
 const quick = benchQuick();
@@ -76,8 +80,33 @@ const TARGETS: SteadyTarget[] = [
   { target: 'apollo', name: 'Apollo Server 5, same schema + token check', path: '/', data },
   { target: 'mercurius', name: 'Mercurius 16 (Fastify 5, JIT on), same', path: '/graphql', data },
   { target: 'yoga', name: 'GraphQL Yoga 5, same', path: '/graphql', data },
+  // Issue 34: the same servers with their request logs on (info, to a file), the API's metrics on too.
+  {
+    target: 'api',
+    name: 'Latchkey API, production: info logs to a file, metrics on',
+    path: '/graphql',
+    data,
+    logged: true,
+  },
+  { target: 'apollo', name: 'Apollo Server 5, logging plugin (info, to a file)', path: '/', data, logged: true },
+  {
+    target: 'mercurius',
+    name: 'Mercurius 16 (JIT), Fastify logger (info, to a file)',
+    path: '/graphql',
+    data,
+    logged: true,
+  },
 ];
-const PEERS = TARGETS.slice(-3);
+const PEERS = TARGETS.filter((t) => !t.logged).slice(-3);
+const LOGGED = TARGETS.filter((t) => t.logged);
+const logDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-logs-'));
+
+/** The environment of a target's process: its data's, plus the log file of a logged one. */
+function envOf(target: SteadyTarget, index: number): Record<string, string> {
+  return target.logged
+    ? { ...target.data.env, BENCH_LOG_FILE: join(logDir, `${index}-${target.target}.log`) }
+    : target.data.env;
+}
 
 function graphqlRequest(target: SteadyTarget) {
   return {
@@ -96,7 +125,7 @@ async function probe(server: RunningTarget, target: SteadyTarget): Promise<void>
 }
 
 async function runSteady(): Promise<Map<SteadyTarget, Measurement>> {
-  const started = await Promise.allSettled(TARGETS.map((t) => spawnTarget(t.target, t.data.env)));
+  const started = await Promise.allSettled(TARGETS.map((t, i) => spawnTarget(t.target, envOf(t, i))));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   try {
     const failed = started.find((s) => s.status === 'rejected');
@@ -164,6 +193,7 @@ try {
   const best = await runSteady();
   const [ceiling, tokenCheck, api] = TARGETS.slice(0, 3).map((t) => best.get(t)!);
   const [apollo, mercurius, yoga] = PEERS.map((t) => best.get(t)!);
+  const [apiLogged, apolloLogged, mercuriusLogged] = LOGGED.map((t) => best.get(t)!);
   const onPostgres = TARGETS.find((t) => t.data === postgresData);
   const exchanges = await runExchanges();
   const report: Report = {
@@ -174,6 +204,7 @@ try {
     peers: [mercurius!, yoga!],
     apiPostgres: onPostgres ? best.get(onPostgres)! : postgresSkipped,
     exchanges,
+    production: { api: apiLogged!, apollo: apolloLogged!, mercurius: mercuriusLogged! },
   };
   sections.push({ section: 'API (issues 2 and 4)', goals: printReport(report), figures: apiFigures(report) });
 
@@ -209,6 +240,7 @@ try {
   console.error(`\nFigures written to ${RESULTS_FILE}`);
 } finally {
   rmSync(data.dataDir, { recursive: true, force: true });
+  rmSync(logDir, { recursive: true, force: true });
   if (postgresData) rmSync(postgresData.dataDir, { recursive: true, force: true });
   await postgres?.stop();
 }

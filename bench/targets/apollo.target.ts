@@ -1,6 +1,7 @@
 // The peer a user would otherwise pick: Apollo Server 5's standalone server on the same schema,
 // with the same token check (peer-token-check.ts) in its context function.
-import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { pino } from 'pino';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import type { ApiContext } from '../../apps/api/src/graphql/api-context.ts';
 import { profileOf } from '../../apps/api/src/graphql/profile/profile.schema.ts';
@@ -21,7 +22,31 @@ function unauthenticated(message: string): Error {
   });
 }
 
+// BENCH_LOG_FILE (issue 34): Apollo Server logs no requests itself; its users add a plugin that
+// does, as its documentation shows (requestDidStart). One pino line per request, to a file.
+const logFile = process.env.BENCH_LOG_FILE;
+const logger =
+  logFile === undefined ? undefined : pino({ level: 'info' }, pino.destination({ dest: logFile, sync: false }));
+const requestLogging: ApolloServerPlugin<ApiContext> = {
+  async requestDidStart({ request }) {
+    const started = performance.now();
+    return {
+      async willSendResponse({ response }) {
+        logger!.info(
+          {
+            operationName: request.operationName,
+            status: response.http.status ?? 200,
+            durationMs: performance.now() - started,
+          },
+          'request',
+        );
+      },
+    };
+  },
+};
+
 const server = new ApolloServer<ApiContext>({
+  plugins: logger === undefined ? [] : [requestLogging],
   typeDefs: schemaSdl,
   resolvers: {
     Query: { profile: (_root: unknown, _args: unknown, context: ApiContext) => profileOf(context.principal) },

@@ -21,7 +21,10 @@ declare module 'mercurius' {
 const checkToken = await openPeerTokenCheck();
 const principals = new WeakMap<object, Principal>();
 
-const app = Fastify({ logger: false });
+// BENCH_LOG_FILE (issue 34): Fastify's own request logging, as its users deploy it: pino at info
+// to a file, two lines per request ("incoming request", "request completed").
+const logFile = process.env.BENCH_LOG_FILE;
+const app = Fastify({ logger: logFile === undefined ? false : { level: 'info', file: logFile } });
 app.addHook('onRequest', async (request, reply) => {
   const principal = await checkToken(request.raw);
   if ('refused' in principal) {

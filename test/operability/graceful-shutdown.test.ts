@@ -94,7 +94,7 @@ function networkError(err: unknown): string {
 }
 
 describe('R-13 graceful shutdown of real server processes', () => {
-  it('R-13 SIGTERM under load: in-flight requests complete, new connections are refused, exit 0, no half-written grant', async () => {
+  it('R-13 OB-20 SIGTERM under load: in-flight requests complete, new connections are refused, exit 0, no half-written grant, and every answered request is in the log after exit', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-r13-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const fixtures = await prepare(dataDir, WORKERS * PER_WORKER + 1);

@@ -3,7 +3,7 @@
 // and every error logged while answering it carry it.
 import { describe, expect, it } from 'vitest';
 import { generateToken, TokenPrefix } from '@latchkey/credentials';
-import { makeClient, makeUser } from '../support/fixtures.ts';
+import { makeClient, makePat, makeUser } from '../support/fixtures.ts';
 import { PortalBrowser, usePortalSystem } from '../support/portal-system.ts';
 import { perFile } from '../support/per-file.ts';
 import { captureLogs, SERVER_NAMES, useServersOnEmptyDatabase, type ServerName } from './support/standalone-servers.ts';
@@ -89,6 +89,31 @@ describe('X-Request-Id on every server', () => {
     expect((await linesOf(system.logs, missingId)).find((r) => r.msg === 'request')).toMatchObject({ status: 404 });
   });
 
+  it("OB-19 an API call's line names its route, its user and its token by id, never the token", async () => {
+    const user = await makeUser(system);
+    const pat = await makePat(system, user);
+    const response = await fetch(`${system.apiUrl}/graphql?debug=secret-query-value`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${pat}`, 'x-request-id': 'ob19-call' },
+      body: JSON.stringify({ query: '{ profile { name } }' }),
+    });
+    expect(response.status).toBe(200);
+    const line = (await linesOf(system.logs, 'ob19-call')).find((r) => r.msg === 'request');
+    expect(line).toMatchObject({
+      method: 'POST',
+      path: '/graphql',
+      route: '/graphql',
+      status: 200,
+      userId: user.id,
+      tokenId: expect.stringMatching(/^[a-z]+_/),
+    });
+    expect(typeof line!.durationMs).toBe('number');
+    expect(typeof line!.time).toBe('string');
+    const text = system.logs.join('\n');
+    expect(text).not.toContain(pat);
+    expect(text).not.toContain('secret-query-value');
+  });
+
   it('the token endpoint names the request in its log line, never the code or the secret', async () => {
     const user = await makeUser(system);
     const { client, clientSecret } = await makeClient(system, user);
@@ -106,7 +131,11 @@ describe('X-Request-Id on every server', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('x-request-id')).toBe('token-call-1');
     const lines = await linesOf(system.logs, 'token-call-1');
-    expect(lines.find((r) => r.msg === 'request')).toMatchObject({ path: '/oauth/token', status: 400 });
+    expect(lines.find((r) => r.msg === 'request')).toMatchObject({
+      path: '/oauth/token',
+      route: '/oauth/token',
+      status: 400,
+    });
     const text = system.logs.join('\n');
     expect(text).not.toContain('made-up-code-value-0123456789');
     expect(text).not.toContain(clientSecret);

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { Config } from '@latchkey/config';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import { createObservability } from '@latchkey/observability';
 import { createBffApp } from '../../apps/bff/src/app.ts';
 import { createTokenSealer } from '../../apps/bff/src/session/token-sealing.ts';
 import {
@@ -46,6 +47,8 @@ export interface PortalSystemOptions {
   /** The SPA build the BFF serves; apps/portal/dist by default. */
   portalDist?: string;
   upstreamTimeoutMs?: number;
+  /** OB-*: all three servers export their spans to this OTLP/HTTP endpoint (a test receiver); off without it. */
+  otlpEndpoint?: string;
 }
 
 /**
@@ -77,13 +80,18 @@ export async function startPortalSystem(
   const bffServer = createServer();
   const port = await listenOnLoopback(bffServer);
   const portalUrl = `http://127.0.0.1:${port}`;
-  const system = await startSystem({
-    PORTAL_URL: portalUrl,
-    PORTAL_PORT: String(port),
-    RATE_LIMIT_LOGIN_PER_MINUTE: '10000',
-    ...env,
-  });
+  const system = await startSystem(
+    {
+      PORTAL_URL: portalUrl,
+      PORTAL_PORT: String(port),
+      RATE_LIMIT_LOGIN_PER_MINUTE: '10000',
+      ...env,
+    },
+    options.otlpEndpoint === undefined ? {} : { otlpEndpoint: options.otlpEndpoint },
+  );
   const logger = captureLogger(system.logs, { name: 'bff' });
+  // The BFF's own, as in its own process; closing the system flushes its spans.
+  const observability = createObservability({ otlpEndpoint: options.otlpEndpoint, serviceName: 'latchkey-bff' });
   const upstreamCalls: UpstreamCall[] = [];
   bffServer.on(
     'request',
@@ -92,6 +100,7 @@ export async function startPortalSystem(
       db: system.db,
       clock: system.clock,
       logger,
+      observability,
       fetch: countingFetch(upstreamCalls),
       observeUpstream: ({ method, url }) => upstreamCalls.push({ method, url, grantType: undefined }),
       ...(options.portalDist === undefined ? {} : { portalDist: options.portalDist }),
@@ -109,6 +118,7 @@ export async function startPortalSystem(
     async close() {
       await closeServer(bffServer);
       await system.close();
+      await observability.tracing.close();
     },
   };
 }

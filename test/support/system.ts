@@ -9,6 +9,7 @@ import pg from 'pg';
 import { loadConfig, type Config } from '@latchkey/config';
 import { ManualClock, provisionPortalClient } from '@latchkey/core';
 import { createDatabase, databaseOptionsFor, migrateToLatest, type Db } from '@latchkey/db';
+import { createObservability, type Observability } from '@latchkey/observability';
 import { createAuthApp } from '../../apps/auth/src/app.ts';
 import { createApiApp } from '../../apps/api/src/app.ts';
 import { FaultInjector } from './faults.ts';
@@ -30,6 +31,8 @@ export interface TestSystem {
   logs: string[];
   /** Makes the servers' queries on a table fail with a chosen error (faults.ts). */
   faults: FaultInjector;
+  /** Each server's metrics and traces (tracing is off unless SystemOptions.otlpEndpoint is set). */
+  observability: { auth: Observability; api: Observability };
   /**
    * Everything the database holds, as text, to search for secrets at rest (TS-01): SQLite's
    * files (main, write-ahead log, shared memory) read as latin1, or on PostgreSQL every row of
@@ -43,6 +46,8 @@ export interface TestSystem {
 export interface SystemOptions {
   /** CM-*: a CA (PEM) the authorization server trusts when fetching client ID metadata documents over https. */
   metadataDocumentCa?: string;
+  /** OB-*: the servers export their spans to this OTLP/HTTP endpoint (a test receiver); off without it. */
+  otlpEndpoint?: string;
 }
 
 /** `env` overrides any environment variable of the configuration (e.g. EXPIRES_IN_AS_NUMBER). */
@@ -73,11 +78,23 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
   await provisionPortalClient(db, clock, config);
   const logs: string[] = [];
   const logger = captureLogger(logs);
+  // One per server, as when each runs in its own process; closing flushes their spans.
+  const observability = {
+    auth: createObservability({ otlpEndpoint: options.otlpEndpoint, serviceName: 'latchkey-auth' }),
+    api: createObservability({ otlpEndpoint: options.otlpEndpoint, serviceName: 'latchkey-api' }),
+  };
   authServer.on(
     'request',
-    createAuthApp({ config, db, clock, logger, metadataDocumentCa: options.metadataDocumentCa }),
+    createAuthApp({
+      config,
+      db,
+      clock,
+      logger,
+      metadataDocumentCa: options.metadataDocumentCa,
+      observability: observability.auth,
+    }),
   );
-  const api = createApiApp({ config, db, clock, logger });
+  const api = createApiApp({ config, db, clock, logger, observability: observability.api });
   apiServer.on('request', api.handler);
   return {
     authUrl: config.auth.url,
@@ -89,6 +106,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
     dataDir,
     logs,
     faults,
+    observability,
     async databaseText() {
       if ('url' in database.options) {
         const client = new pg.Client({ connectionString: database.options.url });
@@ -111,6 +129,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
     async close() {
       await Promise.all([closeServer(authServer), closeServer(apiServer)]);
       await api.close();
+      await Promise.all([observability.auth.tracing.close(), observability.api.tracing.close()]);
       await db.destroy();
       await database.dispose();
       rmSync(dataDir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import {
   setRouteTemplate,
   withRequestIds,
 } from '@latchkey/http';
-import { createObservability } from '@latchkey/observability';
+import { createObservability, traceQueries } from '@latchkey/observability';
 import { UNAVAILABLE } from './bearer/authenticate-bearer.ts';
 import type { ApiDeps } from './deps.ts';
 import { createGraphqlHandler } from './graphql/graphql.handler.ts';
@@ -35,7 +35,9 @@ export function createApiApp(given: ApiDeps): ApiApp {
   // Every line logged while a request is answered names its X-Request-Id.
   const logger = withRequestIds(given.logger);
   const observability = given.observability ?? createObservability();
-  const deps: ApiDeps = { ...given, logger, observability };
+  // OB-16: a span per query while tracing is on; the database itself when it is off.
+  const db = traceQueries(given.db, observability.tracing, given.config.databaseUrl ? 'postgresql' : 'sqlite');
+  const deps: ApiDeps = { ...given, logger, observability, db };
   // Last-used times are kept in memory and written in batches: no database write per call.
   const recorder = new LastUsedRecorder(deps.db, deps.lastUsedFlushMs, (err) =>
     deps.logger.error({ err }, 'could not record when tokens were last used; retrying with the next flush'),

@@ -7,7 +7,7 @@ import {
   withRequestIds,
 } from '@latchkey/http';
 import express from 'express';
-import { createObservability } from '@latchkey/observability';
+import { createObservability, traceQueries } from '@latchkey/observability';
 import { SigningKeyRing, signingKeySealer } from '@latchkey/core';
 import { accountRouter } from './account/account.router.ts';
 import type { AuthDeps } from './deps.ts';
@@ -37,11 +37,14 @@ import { signUpRouter } from './interaction/signup/signup.router.ts';
  * the documented interface (DD-1). Does no I/O; main.ts and tests listen on it.
  */
 export function createAuthApp(given: AuthDeps): express.Express {
+  const observability = given.observability ?? createObservability();
   // Every line logged while a request is answered names its X-Request-Id.
   const deps: AuthDeps = {
     ...given,
     logger: withRequestIds(given.logger),
-    observability: given.observability ?? createObservability(),
+    observability,
+    // OB-16: a span per query while tracing is on; the database itself when it is off.
+    db: traceQueries(given.db, observability.tracing, given.config.databaseUrl ? 'postgresql' : 'sqlite'),
     // OI-03: one key ring per app: the keys are read once a minute, never per token.
     signingKeys:
       given.signingKeys ?? new SigningKeyRing(given.db, given.clock, signingKeySealer(given.config.sessionSecret)),

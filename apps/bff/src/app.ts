@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createObservability } from '@latchkey/observability';
+import { createObservability, traceQueries } from '@latchkey/observability';
 import {
   assignRequestId,
   healthEndpoints,
@@ -40,11 +40,14 @@ export const DEFAULT_PORTAL_DIST = fileURLToPath(new URL('../../portal/dist', im
  * Does no I/O; main.ts and tests listen on the returned request listener.
  */
 export function createBffApp(given: BffDeps): RequestListener {
+  const observability = given.observability ?? createObservability();
   // Every line logged while a request is answered names its X-Request-Id.
   const deps: BffDeps = {
     ...given,
     logger: withRequestIds(given.logger),
-    observability: given.observability ?? createObservability(),
+    observability,
+    // OB-16: a span per query while tracing is on; the database itself when it is off.
+    db: traceQueries(given.db, observability.tracing, given.config.databaseUrl ? 'postgresql' : 'sqlite'),
   };
   const { config, db, clock, logger } = deps;
   const app = express();

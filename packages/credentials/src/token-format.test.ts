@@ -12,7 +12,7 @@ describe('DD-3 token format', () => {
     }
   });
 
-  it('rejects any single-character change through the checksum', () => {
+  it('OB-21 rejects any single-character change through the checksum', () => {
     const token = generateToken(TokenPrefix.personalAccessToken);
     for (let i = 4; i < token.length; i++) {
       expect(parseToken(alterChar(token, i)), `position ${i}`).toBeUndefined();

@@ -79,7 +79,45 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
   // client's whole life keeps that from ending the process; such a client is no longer
   // queryable, so its queries fail and the pool drops it on release.
   pool.on('connect', (client) => client.on('error', ignoreHandedOverError));
+  openPools.add(new WeakRef(pool));
   return pool;
+}
+
+/**
+ * The pools createPostgresPool made, read by postgresPoolCounts; weakly held, so a pool that
+ * was never ended (a test's) is not kept alive for it.
+ */
+const openPools = new Set<WeakRef<pg.Pool>>();
+
+/** What this process's PostgreSQL connections are doing (OB-06's gauges). */
+export interface PostgresPoolCounts {
+  /** Connections checked out, running a query or a transaction. */
+  inUse: number;
+  /** Open connections waiting in the pool. */
+  idle: number;
+  /** Queries waiting for a connection: above 0 for long, the pool (DATABASE_POOL_MAX) is too small. */
+  waiting: number;
+}
+
+/**
+ * OB-06: the connections of every open pool of this process, summed (one per process in
+ * production), read when Prometheus scrapes; undefined when there is none (SQLite). Ended
+ * pools are forgotten here.
+ */
+export function postgresPoolCounts(): PostgresPoolCounts | undefined {
+  let counts: PostgresPoolCounts | undefined;
+  for (const ref of openPools) {
+    const pool = ref.deref();
+    if (pool === undefined || pool.ended) {
+      openPools.delete(ref);
+      continue;
+    }
+    counts ??= { inUse: 0, idle: 0, waiting: 0 };
+    counts.inUse += pool.totalCount - pool.idleCount;
+    counts.idle += pool.idleCount;
+    counts.waiting += pool.waitingCount;
+  }
+  return counts;
 }
 
 function ignoreHandedOverError(): void {}

@@ -1,13 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '@latchkey/logging';
+import { accessLogger, type Logger } from '@latchkey/logging';
 import type { Observability, ServerName } from '@latchkey/observability';
 import { isProbe } from './health.ts';
 import { requestIdOf } from './request-id.ts';
 
 const ROUTE = Symbol('latchkey.route');
+const SUBJECT = Symbol('latchkey.subject');
+
+/** Who a request acted as, for its access line: ids only, never a credential. */
+export interface RequestSubject {
+  userId: string;
+  /** The access token's id (`tok_…`, `pat_…`), when a bearer token authenticated the request. */
+  tokenId?: string;
+}
+
+/** A histogram child bound to its labels. */
+interface Observer {
+  observe(seconds: number): void;
+}
 
 type WithRoute = IncomingMessage & {
   [ROUTE]?: string;
+  [SUBJECT]?: RequestSubject;
   // Express's, when the request matched a route of an Express app.
   route?: { path?: unknown };
   baseUrl?: string;
@@ -21,8 +35,13 @@ export function setRouteTemplate(req: IncomingMessage, template: string): void {
   (req as WithRoute)[ROUTE] = template;
 }
 
+/** OB-19: names the user (and token) a request acted as, for its access line. */
+export function setRequestSubject(req: IncomingMessage, subject: RequestSubject): void {
+  (req as WithRoute)[SUBJECT] = subject;
+}
+
 /**
- * The template, never the path itself (it may carry an id): what setRouteTemplate named, else
+ * OB-01: the template, never the path itself (it may carry an id): what setRouteTemplate named, else
  * Express's matched route under its router's mount path, else `unmatched`.
  */
 export function routeTemplateOf(req: IncomingMessage): string {
@@ -32,7 +51,9 @@ export function routeTemplateOf(req: IncomingMessage): string {
   const path = r.route?.path;
   if (typeof path === 'string') {
     const base = r.baseUrl ?? '';
-    return base !== '' && path === '/' ? base : `${base}${path}`;
+    // An error handler mounted at a path leaves baseUrl at that path; these routers' route paths are already whole.
+    if (base === '' || path === base || path.startsWith(`${base}/`)) return path;
+    return path === '/' ? base : `${base}${path}`;
   }
   return 'unmatched';
 }
@@ -53,7 +74,21 @@ export interface ObserveRequestsOptions {
  */
 export function observeRequests({ logger, observability, server }: ObserveRequestsOptions) {
   const { tracing, metrics } = observability;
-  const logging = logger.isLevelEnabled('info');
+  // OB-19: the access line skips the redactor: its fields are fixed and never secret.
+  const access = accessLogger(logger);
+  const logging = access.isLevelEnabled('info');
+  // One histogram child per method, route and status, found by a string key: prom-client's own
+  // lookup sorts and joins the label names on every observation.
+  const series = new Map<string, Observer>();
+  const seriesOf = (method: string, route: string, status: string): Observer => {
+    const key = `${method} ${status} ${route}`;
+    let child = series.get(key);
+    if (child === undefined) {
+      child = metrics.httpRequestDuration.labels({ server, method, route, status });
+      series.set(key, child);
+    }
+    return child;
+  };
   return function observeRequest(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const started = performance.now();
     // Read now: Express rewrites req.url inside a mounted router.
@@ -64,24 +99,33 @@ export function observeRequests({ logger, observability, server }: ObserveReques
       const route = routeTemplateOf(req);
       const finished = res.writableFinished;
       const status = finished ? res.statusCode : undefined;
-      metrics.httpRequestDuration.observe(
-        { server, method: req.method ?? 'GET', route, status: status === undefined ? 'aborted' : String(status) },
+      seriesOf(req.method ?? 'GET', route, status === undefined ? 'aborted' : String(status)).observe(
         durationMs / 1000,
       );
       span?.end(status, route);
       if (!logging) return;
       const path = url.split('?', 1)[0]!.slice(0, 512);
       const requestId = requestIdOf(req);
+      const subject = (req as WithRoute)[SUBJECT];
       if (!finished) {
-        logger.info({ requestId, method: req.method, path, aborted: true }, 'request');
+        access.info({ requestId, method: req.method, path, route, aborted: true, ...subject }, 'request');
         return;
       }
-      logger[isProbe(path) ? 'debug' : 'info'](
-        { requestId, method: req.method, path, status, durationMs: Math.round(durationMs * 10) / 10 },
+      access[isProbe(path) ? 'debug' : 'info'](
+        {
+          requestId,
+          method: req.method,
+          path,
+          route,
+          status,
+          durationMs: Math.round(durationMs * 10) / 10,
+          userId: subject?.userId,
+          tokenId: subject?.tokenId,
+        },
         'request',
       );
     });
-    if (tracing.enabled) span = tracing.startRequest(req, server, next);
+    if (tracing.enabled) span = tracing.startRequest(req, server, next, requestIdOf(req));
     else next();
   };
 }

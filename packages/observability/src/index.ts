@@ -1,6 +1,12 @@
 export { createMetrics } from './metrics.ts';
 export type { Metrics, ServerName, TokenCheckOutcome } from './metrics.ts';
+export { boundCounter, tokenCheckCountersOf } from './metrics-counters.ts';
+export type { CounterChild, TokenCheckCounters } from './metrics-counters.ts';
+export { registerProcessMetrics } from './metrics-process.ts';
+export type { PoolCounts, ProcessMetricsSources } from './metrics-process.ts';
 export { createObservability } from './observability.ts';
 export type { Observability, ObservabilityOptions } from './observability.ts';
-export { noTracing } from './tracing.ts';
-export type { RequestSpan, Tracing } from './tracing.ts';
+export { traceQueries } from './query-tracing.ts';
+export type { DatabaseSystem } from './query-tracing.ts';
+export { NO_CHILD_SPAN, noTracing } from './tracing.ts';
+export type { ChildSpan, RequestSpan, SpanAttributes, Tracing } from './tracing.ts';

@@ -9,7 +9,7 @@ export type TokenCheckOutcome = 'ok' | 'invalid' | 'expired' | 'revoked' | 'unav
 /**
  * The Prometheus series every server process exposes (OB-*). Every label takes a bounded set of
  * values: route templates (never a path with an id in it), status codes, outcomes, grant types.
- * No label ever carries a token, an email, a client id or any other value a caller chooses.
+ * No label ever carries a token, an email, a client id or any other value a caller chooses (OB-07).
  */
 export interface Metrics {
   readonly registry: Registry;

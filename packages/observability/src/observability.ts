@@ -1,5 +1,6 @@
 import { createMetrics, type Metrics } from './metrics.ts';
 import { noTracing, type Tracing } from './tracing.ts';
+import { createOtelTracing } from './tracing-otel.ts';
 
 /** What a server process tells its operators besides its logs: metrics and traces (OB-*). */
 export interface Observability {
@@ -14,7 +15,14 @@ export interface ObservabilityOptions {
   serviceName?: string | undefined;
 }
 
-/** Metrics always (they cost a counter increment); traces only when an endpoint is configured. */
-export function createObservability(_options: ObservabilityOptions = {}): Observability {
-  return { metrics: createMetrics(), tracing: noTracing };
+/**
+ * Metrics always (they cost a counter increment); traces only when an endpoint is configured
+ * (OB-11): without one, tracing is `noTracing` and no SDK object is created.
+ */
+export function createObservability(options: ObservabilityOptions = {}): Observability {
+  const tracing =
+    options.otlpEndpoint === undefined || options.otlpEndpoint === ''
+      ? noTracing
+      : createOtelTracing({ endpoint: options.otlpEndpoint, serviceName: options.serviceName ?? 'latchkey' });
+  return { metrics: createMetrics(), tracing };
 }

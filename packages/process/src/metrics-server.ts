@@ -6,7 +6,7 @@ import { serve, type RunningServer } from './serve.ts';
 export const METRICS_PATH = '/metrics';
 
 /**
- * OB-*: the Prometheus scrape endpoint, on a listener of its own (METRICS_HOST, 127.0.0.1 by
+ * OB-08: the Prometheus scrape endpoint, on a listener of its own (METRICS_HOST, 127.0.0.1 by
  * default, and METRICS_PORT), never on a public server's port. GET /metrics answers the text
  * exposition format; anything else is a 404.
  */

@@ -8,6 +8,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { RunningServer } from './serve.ts';
 import { stopGracefullyOnSignals } from './graceful-shutdown.ts';
 import { serveMetrics } from './metrics-server.ts';
+import { observeProcess } from './process-metrics.ts';
 
 export interface ServerProcessContext {
   config: Config;
@@ -137,8 +138,9 @@ export async function runServerProcess(options: ServerProcessOptions): Promise<v
   let servers: readonly RunningServer[] = [];
   try {
     servers = await options.start({ config, logger, clock: systemClock, infrastructure, observability });
-    // OB-*: metrics on their own listener, only when METRICS_PORT is set.
+    // OB-08: metrics on their own listener, only when METRICS_PORT is set.
     if (config.metrics.port !== undefined) {
+      observeProcess(observability.metrics, config, infrastructure.redis);
       servers = [
         ...servers,
         await serveMetrics(observability.metrics, config.metrics.port, config.metrics.host, logger),

@@ -3,6 +3,7 @@ import { LATCHKEY_API_AUDIENCE, type Scope } from '@latchkey/contracts';
 import { authenticateAccessToken, InvalidToken, type Clock, type Principal } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import type { TokenCheckCounters } from '@latchkey/observability';
 import { classifyError, RETRY_AFTER_SECONDS } from '@latchkey/http';
 import type { BearerCredentials } from '@latchkey/http';
 import { challengesOf, type BearerEndpoint } from './challenge.ts';
@@ -81,12 +82,17 @@ export interface BearerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /** OB-02: the token check counter's children (tokenCheckCountersOf), bound once per route. */
+  tokenChecks?: TokenCheckCounters | undefined;
 }
 
 /**
  * The API's token check at `endpoint` (/graphql, /mcp): the header's verdict, then one indexed
  * read, then the audience. Nothing about the endpoint is worked out on the way to a principal;
- * a rejection's challenge was built on the endpoint's first use (challenge.ts).
+ * a rejection's challenge was built on the endpoint's first use (challenge.ts). OB-02: every
+ * check of a presented token is counted by outcome (`invalid` for another API's token, the
+ * reason of InvalidToken otherwise, `unavailable` for an outage); a request without a token, or
+ * with a malformed header, had no token to check and is not counted.
  */
 export async function authenticateBearer(
   deps: BearerDeps,
@@ -102,17 +108,21 @@ export async function authenticateBearer(
   } catch (err) {
     const kind = classifyError(err);
     if (kind.kind === 'domain' && kind.error instanceof InvalidToken) {
+      deps.tokenChecks?.[kind.error.reason].inc();
       return { ok: false, rejection: invalidToken(endpoint, kind.error.description) };
     }
     // Anything else is not the token's fault: an outage (503) or a bug, which the app answers 500.
     if (kind.kind !== 'dependency') throw err;
+    deps.tokenChecks?.unavailable.inc();
     deps.logger.error({ err }, 'token check failed: database unavailable');
     return { ok: false, rejection: UNAVAILABLE };
   }
   // RS-06 (RFC 8707, RFC 9068 §4): a token minted for another resource server is no token here,
   // however valid it is there. The audience came with the token's row: no further read.
   if (principal.audience !== LATCHKEY_API_AUDIENCE) {
+    deps.tokenChecks?.invalid.inc();
     return { ok: false, rejection: invalidToken(endpoint, NOT_FOR_THIS_API) };
   }
+  deps.tokenChecks?.ok.inc();
   return { ok: true, principal };
 }

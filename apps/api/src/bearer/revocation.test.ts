@@ -29,7 +29,10 @@ beforeAll(async () => {
 });
 afterAll(() => system?.close());
 
-const lifetimes = () => ({ tokenTtlSeconds: system.config.tokenTtlSeconds, refreshTokenTtlSeconds: system.config.refreshTokenTtlSeconds });
+const lifetimes = () => ({
+  tokenTtlSeconds: system.config.tokenTtlSeconds,
+  refreshTokenTtlSeconds: system.config.refreshTokenTtlSeconds,
+});
 
 async function exchange(forUser: User, forClient = client): Promise<{ code: string; pair: TokenPair }> {
   const code = await makeCode(system, forClient, forUser);
@@ -58,7 +61,7 @@ async function expectRevoked(token: string): Promise<void> {
 }
 
 describe('GQ-09 a revoked token is refused on the very next request (DD-5)', () => {
-  it('GQ-09/RV-01 PAT revoked with revokeAccessToken: 401 invalid_token; the user\'s other PAT still works', async () => {
+  it("GQ-09/RV-01 OB-21 PAT revoked with revokeAccessToken: 401 invalid_token at the next request; the user's other PAT still works", async () => {
     const { token, summary } = await createPersonalAccessToken(system.db, system.clock, system.config.tokenTtlSeconds, {
       userId: user.id,
       name: 'to revoke',
@@ -88,7 +91,12 @@ describe('GQ-09 a revoked token is refused on the very next request (DD-5)', () 
     const bystander = await exchange(user);
     await expectWorks(pair.accessToken, 'Katherine Johnson');
     await expect(
-      redeemAuthorizationCode(system.db, system.clock, lifetimes(), { client, code, redirectUri: client.redirectUris[0]!, codeVerifier: undefined }),
+      redeemAuthorizationCode(system.db, system.clock, lifetimes(), {
+        client,
+        code,
+        redirectUri: client.redirectUris[0]!,
+        codeVerifier: undefined,
+      }),
     ).rejects.toBeInstanceOf(InvalidGrant);
     await expectRevoked(pair.accessToken);
     // Only what that code issued dies (RV-06).
@@ -101,7 +109,9 @@ describe('GQ-09 a revoked token is refused on the very next request (DD-5)', () 
     // Rotation retires the previous access token (one live pair per grant).
     await expectRevoked(first.accessToken);
     await expectWorks(second.accessToken, 'Katherine Johnson');
-    await expect(refreshTokens(system.db, system.clock, lifetimes(), client, first.refreshToken)).rejects.toBeInstanceOf(InvalidGrant);
+    await expect(
+      refreshTokens(system.db, system.clock, lifetimes(), client, first.refreshToken),
+    ).rejects.toBeInstanceOf(InvalidGrant);
     await expectRevoked(second.accessToken);
   });
 

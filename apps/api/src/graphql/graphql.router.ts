@@ -3,9 +3,10 @@ import type { Config } from '@latchkey/config';
 import type { Clock, LastUsedRecorder } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import { tokenCheckCountersOf, type Observability } from '@latchkey/observability';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
 import { challengesOf } from '../bearer/challenge.ts';
-import { parseBearerAuthorization } from '@latchkey/http';
+import { parseBearerAuthorization, setRequestSubject } from '@latchkey/http';
 import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-response.ts';
 import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from '../http/read-body.ts';
 import { resourceMetadataUrl } from '../resource-metadata/resource-metadata.route.ts';
@@ -23,6 +24,8 @@ export interface GraphqlRouteDeps {
   logger: Logger;
   recorder: LastUsedRecorder;
   graphql: GraphqlHandler;
+  /** OB-02: where the token checks are counted (createApiApp always sets it). */
+  observability?: Observability | undefined;
 }
 
 /**
@@ -34,15 +37,18 @@ export interface GraphqlRouteDeps {
  */
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const challenges = challengesOf({ metadataUrl: resourceMetadataUrl(deps.config.api.url, '/graphql') });
+  const bearer = { ...deps, tokenChecks: deps.observability && tokenCheckCountersOf(deps.observability.metrics) };
   return async (req, res) => {
     // D-6: the header's syntax is judged first, with no I/O: `Bearer` without a token is 400 (GQ-02),
     // and the scheme is Bearer in any case (GQ-05).
     const credentials = parseBearerAuthorization(req);
     if (declaresTooLargeBody(req)) return sendTooLarge(req, res);
 
-    const outcome = await authenticateBearer(deps, credentials, challenges);
+    const outcome = await authenticateBearer(bearer, credentials, challenges);
     if (!outcome.ok) return sendRejection(req, res, outcome.rejection);
     deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
+    // OB-19: the access line names the user and the token (ids, never the token).
+    setRequestSubject(req, outcome.principal);
 
     const context: RouteContext = { principal: outcome.principal, challenges };
     let body: string | null = null;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isAllowedCorsOrigin, type LastUsedRecorder } from '@latchkey/core';
-import { parseBearerAuthorization } from '@latchkey/http';
+import { tokenCheckCountersOf } from '@latchkey/observability';
+import { parseBearerAuthorization, setRequestSubject } from '@latchkey/http';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
 import { challengesOf } from '../bearer/challenge.ts';
 import type { ApiDeps } from '../deps.ts';
@@ -35,6 +36,8 @@ export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: Server
   const run = deps.graphql.run;
   const resource = `${deps.config.api.url}${MCP_PATH}`;
   const challenges = challengesOf({ metadataUrl: resourceMetadataUrl(deps.config.api.url, MCP_PATH) });
+  // OB-02: its token checks are counted with /graphql's.
+  const bearer = { ...deps, tokenChecks: deps.observability && tokenCheckCountersOf(deps.observability.metrics) };
 
   return async (req, res) => {
     // RS-17 (MCP Streamable HTTP, "Security Warning"): a page on another site must not reach a
@@ -51,9 +54,10 @@ export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: Server
     const credentials = parseBearerAuthorization(req);
     if (declaresTooLargeBody(req)) return sendTooLarge(res);
 
-    const outcome = await authenticateBearer(deps, credentials, challenges);
+    const outcome = await authenticateBearer(bearer, credentials, challenges);
     if (!outcome.ok) return sendRejection(res, outcome.rejection);
     deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
+    setRequestSubject(req, outcome.principal);
 
     const buffered = bufferedBody(req, BODY_LIMIT_BYTES);
     const read = buffered === NOT_BUFFERED ? await readBody(req, BODY_LIMIT_BYTES) : buffered;

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { authenticateAccessToken, type Principal } from '@latchkey/core';
-import { parseBearerAuthorization } from '@latchkey/http';
+import { authenticateAccessToken, InvalidToken, type Principal } from '@latchkey/core';
+import { classifyError, parseBearerAuthorization } from '@latchkey/http';
+import { tokenCheckCountersOf } from '@latchkey/observability';
 import type { AuthDeps } from '../deps.ts';
 import { InsufficientScope, MalformedAuthorization, MissingToken } from './account.errors.ts';
 
@@ -8,13 +9,22 @@ import { InsufficientScope, MalformedAuthorization, MissingToken } from './accou
  * RFC 6750 §2.1 bearer authentication with any live access token (an OAuth token or a PAT):
  * the API's rule, the same strictness (one header, RFC 6750's grammar, nothing trimmed).
  * Failures are the account errors, rendered with their challenges by accountErrorHandler.
+ * OB-02: each presented token's check is counted by outcome, as the API counts its own.
  */
 export function requireAccessToken(deps: AuthDeps, missing: string): RequestHandler {
+  const checks = tokenCheckCountersOf(deps.observability!.metrics);
   return async function authenticateAccessTokenHeader(req: Request, res: Response, next: NextFunction): Promise<void> {
     const credentials = parseBearerAuthorization(req);
     if (credentials.kind === 'none') throw new MissingToken(missing);
     if (credentials.kind === 'malformed') throw new MalformedAuthorization(credentials.reason);
-    res.locals.principal = await authenticateAccessToken(deps.db, deps.clock, credentials.token);
+    try {
+      res.locals.principal = await authenticateAccessToken(deps.db, deps.clock, credentials.token);
+    } catch (err) {
+      if (err instanceof InvalidToken) checks[err.reason].inc();
+      else if (classifyError(err).kind === 'dependency') checks.unavailable.inc();
+      throw err;
+    }
+    checks.ok.inc();
     next();
   };
 }

@@ -3,6 +3,7 @@ import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit'
 import { slowDown } from 'express-slow-down';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '@latchkey/logging';
+import { boundCounter, type CounterChild, type Observability } from '@latchkey/observability';
 import { inSequence } from '@latchkey/http';
 import type { RedisClient } from '@latchkey/sessions';
 import { accountDigest, knownDeviceFor, type DeviceCookieDeps } from './device-cookie.ts';
@@ -18,6 +19,30 @@ const STORE_WARNING_INTERVAL_MS = 10_000;
 export interface SharedLimitDeps {
   redis?: RedisClient | undefined;
   logger: Logger;
+  /** OB-05: where refusals are counted (latchkey_rate_limited_total{limit}); AuthDeps carries it. */
+  observability?: Observability | undefined;
+}
+
+/**
+ * OB-05: the limit's handler, counting each refusal under the limit's name (its identifier,
+ * a fixed string: never the key, which may hold an address, a client id or an account digest).
+ * The child is bound here, once per limiter. `also` counts it a second time elsewhere (a
+ * refused sign-in is a sign-in outcome too: OB-04).
+ */
+function countedRefusal(
+  options: Partial<Options> & { identifier: string },
+  shared: SharedLimitDeps | undefined,
+  also: CounterChild | undefined,
+): Options['handler'] | undefined {
+  const refuse = options.handler;
+  const metrics = shared?.observability?.metrics;
+  if (refuse === undefined || metrics === undefined) return refuse;
+  const refusals = boundCounter(metrics.rateLimited, options.identifier);
+  return (req, res, next, optionsUsed) => {
+    refusals.inc();
+    also?.inc();
+    refuse(req, res, next, optionsUsed);
+  };
 }
 
 /**
@@ -60,7 +85,11 @@ function storeWarnings(logger: Logger, identifier: string): NonNullable<Options[
 export function layeredLimit(
   options: Partial<Options> & { identifier: string },
   shared?: SharedLimitDeps,
+  also?: CounterChild,
 ): RequestHandler[] {
+  // Both layers share the counting handler: whichever refuses, the refusal is counted once.
+  const handler = countedRefusal(options, shared, also);
+  if (handler !== undefined) options = { ...options, handler };
   const local = rateLimit(options);
   const redis = shared?.redis;
   if (!redis) return [local];
@@ -91,10 +120,15 @@ const tooManyRequests: Options['handler'] = (req, res) => {
   sendPage(res, 429, errorPage({ title: 'Too many attempts', detail, badge: 'Error 429' }));
 };
 
-function limiter(options: Partial<Options> & { identifier: string }, shared?: SharedLimitDeps): RequestHandler[] {
+function limiter(
+  options: Partial<Options> & { identifier: string },
+  shared?: SharedLimitDeps,
+  also?: CounterChild,
+): RequestHandler[] {
   return layeredLimit(
     { windowMs: WINDOW_MS, standardHeaders: 'draft-8', legacyHeaders: false, handler: tooManyRequests, ...options },
     shared,
+    also,
   );
 }
 
@@ -229,7 +263,8 @@ function deviceFailures(perMinute: number, shared?: SharedLimitDeps): RequestHan
         next();
       },
     },
-    shared,
+    // Reaching it refuses nothing (the browser is only treated as unknown): not a refusal (OB-05).
+    shared && { ...shared, observability: undefined },
   );
 }
 
@@ -243,7 +278,7 @@ function deviceFailures(perMinute: number, shared?: SharedLimitDeps): RequestHan
  * guesses cannot slip past it. Unknown emails are counted alike: the refusal says nothing
  * about whether an account exists.
  */
-function accountFailureCap(perMinute: number, shared?: SharedLimitDeps): RequestHandler[] {
+function accountFailureCap(perMinute: number, shared?: SharedLimitDeps, also?: CounterChild): RequestHandler[] {
   return layeredLimit(
     {
       identifier: 'signin-account',
@@ -265,6 +300,7 @@ function accountFailureCap(perMinute: number, shared?: SharedLimitDeps): Request
       ),
     },
     shared,
+    also,
   );
 }
 
@@ -279,11 +315,14 @@ function accountFailureCap(perMinute: number, shared?: SharedLimitDeps): Request
  * in-process limits stay in front (D-8). Must run after the body parser.
  */
 export function signInRateLimits(perMinute: number, deps: SharedLimitDeps & DeviceCookieDeps): RequestHandler[] {
+  // OB-04: a sign-in refused by a limit is a sign-in outcome too, besides the limit's refusal.
+  const metrics = deps.observability?.metrics;
+  const refusedSignIn = metrics && boundCounter(metrics.signIns, 'rate_limited');
   return [
-    ...limiter({ identifier: 'signin-ip', limit: perMinute, skipSuccessfulRequests: true }, deps),
+    ...limiter({ identifier: 'signin-ip', limit: perMinute, skipSuccessfulRequests: true }, deps, refusedSignIn),
     identifySignInAttempt(deps),
     ...deviceFailures(perMinute, deps),
-    ...accountFailureCap(perMinute, deps),
+    ...accountFailureCap(perMinute, deps, refusedSignIn),
     accountSlowDown(perMinute, deps),
   ];
 }

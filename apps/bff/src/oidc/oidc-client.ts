@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import type { Tracing } from '@latchkey/observability';
 import type { BffDeps } from '../deps.ts';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../deps.ts';
 import { upstreamFailure } from '../proxy/upstream-failure.ts';
@@ -34,6 +35,38 @@ export interface PortalOidcClient {
 /** RFC 6749 §5.2: an error code is 1*NQSCHAR; anything else is not an OAuth answer. */
 const OAUTH_ERROR = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
 
+/**
+ * OB-15, OB-17: while tracing is on, each call to the authorization server (discovery, code exchange,
+ * refresh, revocation) is a client span whose traceparent the server continues. Only the
+ * method and the URL without its query are recorded: the bodies hold the client secret, codes
+ * and refresh tokens.
+ */
+function tracedFetch(fetchImpl: typeof fetch, tracing: Tracing | undefined): typeof fetch {
+  if (!tracing?.enabled) return fetchImpl;
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = init?.method ?? 'GET';
+    const span = tracing.startSpan(method, 'client', {
+      'http.request.method': method,
+      'server.address': url.hostname,
+      'url.full': `${url.origin}${url.pathname}`,
+    });
+    const trace: Record<string, string> = {};
+    span.inject(trace);
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(trace)) headers.set(name, value);
+    try {
+      const response = await fetchImpl(input, { ...init, headers });
+      span.set('http.response.status_code', response.status);
+      span.end();
+      return response;
+    } catch (err) {
+      span.end(err);
+      throw err;
+    }
+  };
+}
+
 function rethrow(err: unknown): never {
   // A 4xx JSON error body from the token or revocation endpoint is an OAuth answer; a 5xx
   // (temporarily_unavailable, D-10) or anything unparseable is the server being unwell.
@@ -53,7 +86,7 @@ export function createOidcClient(deps: BffDeps): PortalOidcClient {
   const { config } = deps;
   const issuer = config.auth.url;
   const timeoutMs = deps.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  const fetchImpl = deps.fetch ?? globalThis.fetch;
+  const fetchImpl = tracedFetch(deps.fetch ?? globalThis.fetch, deps.observability?.tracing);
   let discovered: Promise<oidc.Configuration> | undefined;
 
   function configuration(): Promise<oidc.Configuration> {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@latchkey/logging';
 import type { ErrorResponder } from '../http/error-handler.ts';
-import { runMiddleware, type Middleware } from '@latchkey/http';
+import { runMiddleware, setRouteTemplate, type Middleware } from '@latchkey/http';
 import { checkJsonBody, checkPortalRequest } from '../http/portal-request.middleware.ts';
 import type { PortalSessions } from '../session/portal-session.ts';
 import { signedIn, type SessionTokens } from '../session/session-tokens.ts';
@@ -75,6 +75,8 @@ export function graphqlFastPath(deps: GraphqlFastPathDeps): (req: IncomingMessag
   }
 
   return (req, res) => {
+    // OB-01: its requests are counted under the Express route's template, not as `unmatched`.
+    setRouteTemplate(req, GRAPHQL_PROXY_PATH);
     runMiddleware(deps.prelude, req, res, (err) => {
       if (err !== undefined) fail(req, res, err);
       else proxy(req, res).catch((thrown: unknown) => fail(req, res, thrown));

@@ -77,8 +77,12 @@ const CONNECTION_RESET = 'ECONNRESET';
  * `Keep-Alive: timeout=` hint minus 1 s only when one is set, and setting one adds a listener
  * per request on this hot path; the single retry handles the race whatever closed the socket.
  */
-export function createUpstream(deps: Pick<BffDeps, 'upstreamTimeoutMs' | 'observeUpstream'>): CallUpstream {
+export function createUpstream(
+  deps: Pick<BffDeps, 'upstreamTimeoutMs' | 'observeUpstream' | 'observability'>,
+): CallUpstream {
   const timeoutMs = deps.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  // OB-15: only while tracing is on; off, the hot path does not even look.
+  const tracing = deps.observability?.tracing.enabled ? deps.observability.tracing : undefined;
   const agents = {
     'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }),
     'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
@@ -94,6 +98,13 @@ export function createUpstream(deps: Pick<BffDeps, 'upstreamTimeoutMs' | 'observ
         authorization: `Bearer ${request.accessToken}`,
       };
       if (request.body !== undefined) headers['content-length'] = request.body.length;
+      // OB-15: a client span, whose traceparent the upstream continues.
+      let span = tracing?.startSpan(request.method, 'client', {
+        'http.request.method': request.method,
+        'server.address': url.hostname,
+        'url.full': `${url.origin}${url.pathname}`,
+      });
+      span?.inject(headers as Record<string, string>);
       const options: RequestOptions = {
         protocol: url.protocol,
         hostname: url.hostname,
@@ -109,6 +120,9 @@ export function createUpstream(deps: Pick<BffDeps, 'upstreamTimeoutMs' | 'observ
         answered = true;
         readAnswer(res).then((body) => {
           clearTimeout(timer);
+          span?.set('http.response.status_code', res.statusCode ?? 502);
+          span?.end();
+          span = undefined;
           const relayed: Record<string, string> = {};
           for (const name of RELAYED_RESPONSE_HEADERS) {
             const value = res.headers[name];
@@ -121,6 +135,9 @@ export function createUpstream(deps: Pick<BffDeps, 'upstreamTimeoutMs' | 'observ
       const timer = setTimeout(() => {
         // Settled as a timeout first: the destroyed socket then reports an abort, too late.
         const err = timeoutError(timeoutMs);
+        // Ended once: a timeout's span is not ended again by the error the destroyed request reports.
+        span?.end(err);
+        span = undefined;
         reject(err);
         req.destroy(err);
       }, timeoutMs);
@@ -146,6 +163,8 @@ export function createUpstream(deps: Pick<BffDeps, 'upstreamTimeoutMs' | 'observ
           return;
         }
         clearTimeout(timer);
+        span?.end(err);
+        span = undefined;
         reject(err);
       }
       // `on`, not `once`: a late second error must not go unhandled; the promise is settled.

@@ -16,6 +16,7 @@ import { markGrantRevoked } from '../authorization/grants.repository.ts';
 import { tokenRowToSummary, type Principal, type TokenSummary } from './token.ts';
 import {
   findAccessTokenRowById,
+  accessTokenExists,
   findLiveAccessTokenByHash,
   insertAccessToken,
   listAccessTokenRows,
@@ -34,8 +35,14 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
   if (prefix !== TokenPrefix.personalAccessToken && prefix !== TokenPrefix.accessToken) {
     throw new InvalidToken('The access token is invalid.');
   }
-  const row = await findLiveAccessTokenByHash(db, digest(token));
-  if (!row) throw new InvalidToken('The access token is invalid.');
+  const tokenHash = digest(token);
+  const row = await findLiveAccessTokenByHash(db, tokenHash);
+  if (!row) {
+    // OB-02: the metric tells a revoked token (one that exists but is no longer live) from an
+    // unknown one; one more read, on refusals only. The caller is told the same either way.
+    const reason = (await accessTokenExists(db, tokenHash)) ? 'revoked' : 'invalid';
+    throw new InvalidToken('The access token is invalid.', reason);
+  }
   // GQ-10, RV-05: expiry is checked here, on the caller's clock, not by the lookup.
   if (Number(row.expires_at) <= clock.now()) throw new InvalidToken('The access token expired.', 'expired');
   return {

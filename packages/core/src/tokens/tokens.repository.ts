@@ -81,6 +81,12 @@ export async function findLiveAccessTokenByHash(
   return result.rows[0];
 }
 
+/** True when a token with this digest was ever issued and not deleted, live or not (OB-02). */
+export async function accessTokenExists(db: Executor, tokenHash: string): Promise<boolean> {
+  const row = await db.selectFrom('access_tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return row !== undefined;
+}
+
 export interface RefreshTokenRow extends RefreshTokensTable {
   grant_revoked_at: number | null;
   /** What the grant holds (SC-04): a refresh may narrow the new access token to less, never more. */

@@ -1,7 +1,8 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { AuthDeps } from '../../deps.ts';
 import { clientAuthenticatedEndpoint } from '../oauth-json/client-authenticated.router.ts';
 import type { ClientAuthRateLimits } from '../oauth-json/client-auth.rate-limit.ts';
+import { countGrants } from './grant-metrics.ts';
 import { issueTokens } from './token.handler.ts';
 import { TOKEN_PARAMS } from './token.schema.ts';
 
@@ -14,11 +15,17 @@ export const TOKEN_PATH = '/oauth/token';
  * credentials (CA-04, CA-06; Bearer ignored, D-2) checked (CA-01, CA-02, CA-03, TK-09, TK-10,
  * TK-11); the per-client limit (CA-07, HD-01); `invalid_client` before any code is read (AC-03);
  * then the grant_type dispatch to core (TK-07, TK-08, AC-*, PK-*, RT-*). Other methods: 405 (P-03, TK-04).
+ * Every answered POST is counted by grant type and outcome first (OB-03, grant-metrics.ts).
  */
 export function tokenRouter(deps: AuthDeps, limits: ClientAuthRateLimits): Router {
-  return clientAuthenticatedEndpoint(deps, limits, {
-    path: TOKEN_PATH,
-    params: TOKEN_PARAMS,
-    handler: issueTokens(deps),
-  });
+  const router = Router();
+  router.post(TOKEN_PATH, countGrants(deps.observability!.metrics));
+  router.use(
+    clientAuthenticatedEndpoint(deps, limits, {
+      path: TOKEN_PATH,
+      params: TOKEN_PARAMS,
+      handler: issueTokens(deps),
+    }),
+  );
+  return router;
 }

@@ -8,6 +8,7 @@ import { currentUser } from '../current-user.ts';
 import { endBrowserSession } from '../end-session.ts';
 import { completeSignIn } from '../complete-sign-in.ts';
 import { findPendingAuthorization, type PendingAuthorization } from '../../authorization/pending-authorization.ts';
+import { signInCounters } from './signin-metrics.ts';
 import { signInForm } from './signin.schema.ts';
 import { signInPage, type SignInView } from './views/signin.view.ts';
 import { sameOriginPath } from '@latchkey/http';
@@ -46,6 +47,30 @@ async function renderSignIn(deps: AuthDeps, req: Request, res: Response, status:
 }
 
 export function signInHandlers(deps: AuthDeps) {
+  const counted = signInCounters(deps.observability!.metrics);
+
+  async function submit(req: Request, res: Response): Promise<void> {
+    assertFormCsrf(deps, req);
+    const form = signInForm.safeParse(req.body);
+    if (!form.success) {
+      counted.invalid_request.inc();
+      await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED });
+      return;
+    }
+    const { email, password, request, return_to: returnTo } = form.data;
+    const user: User | undefined = await authenticateUser(deps.db, email, password).catch((err: unknown) => {
+      if (err instanceof InvalidCredentials) return undefined;
+      throw err;
+    });
+    if (!user) {
+      counted.invalid_credentials.inc();
+      await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED, email, requestId: request, returnTo });
+      return;
+    }
+    await completeSignIn(deps, req, res, user, form.data);
+    counted.ok.inc();
+  }
+
   return {
     async show(req: Request, res: Response): Promise<void> {
       const requestId = typeof req.query.request === 'string' ? req.query.request : undefined;
@@ -57,23 +82,14 @@ export function signInHandlers(deps: AuthDeps) {
       await renderSignIn(deps, req, res, 200, { requestId, returnTo });
     },
 
+    /** OB-04: every submission is counted by outcome (signin-metrics.ts). */
     async submit(req: Request, res: Response): Promise<void> {
-      assertFormCsrf(deps, req);
-      const form = signInForm.safeParse(req.body);
-      if (!form.success) {
-        await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED });
-        return;
-      }
-      const { email, password, request, return_to: returnTo } = form.data;
-      const user: User | undefined = await authenticateUser(deps.db, email, password).catch((err: unknown) => {
-        if (err instanceof InvalidCredentials) return undefined;
+      try {
+        await submit(req, res);
+      } catch (err) {
+        counted.failed(err);
         throw err;
-      });
-      if (!user) {
-        await renderSignIn(deps, req, res, 422, { error: SIGN_IN_FAILED, email, requestId: request, returnTo });
-        return;
       }
-      await completeSignIn(deps, req, res, user, form.data);
     },
 
     async signOut(req: Request, res: Response): Promise<void> {
