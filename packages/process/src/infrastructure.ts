@@ -2,6 +2,7 @@ import type { Config } from '@latchkey/config';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { Logger } from '@latchkey/logging';
+import type { Tracing } from '@latchkey/observability';
 import { connectRedis, type RedisClient } from '@latchkey/sessions';
 import { openDatabase } from './open-database.ts';
 
@@ -17,6 +18,8 @@ export interface Infrastructure {
 export interface InfrastructureOptions {
   /** Names the process to PostgreSQL (pg_stat_activity), e.g. latchkey-auth. */
   applicationName?: string;
+  /** OB-09: Redis commands are traced when tracing is on. */
+  tracing?: Tracing;
 }
 
 /**
@@ -29,10 +32,11 @@ export async function openInfrastructure(
   logger: Logger,
   options: InfrastructureOptions = {},
 ): Promise<Infrastructure> {
-  const db = await openDatabase(config, clock, { ...options, logger });
+  const { tracing: _tracing, ...databaseOptions } = options;
+  const db = await openDatabase(config, clock, { ...databaseOptions, logger });
   let redis: RedisClient | undefined;
   try {
-    redis = await connectRedis(config, logger);
+    redis = await connectRedis(config, logger, options.tracing);
   } catch (err) {
     await db.destroy();
     throw err;

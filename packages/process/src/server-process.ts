@@ -122,19 +122,20 @@ export async function runServerProcess(options: ServerProcessOptions): Promise<v
   });
   logStrayFailures(logger);
 
-  let infrastructure: Infrastructure;
-  try {
-    infrastructure = await openInfrastructure(config, systemClock, logger, {
-      applicationName: options.name === undefined ? 'latchkey' : `latchkey-${options.name}`,
-    });
-  } catch (err) {
-    failStartup(label, err, config);
-  }
-
   const observability = createObservability({
     otlpEndpoint: config.tracing.endpoint,
     serviceName: config.tracing.serviceName ?? (options.name === undefined ? 'latchkey' : `latchkey-${options.name}`),
   });
+  let infrastructure: Infrastructure;
+  try {
+    infrastructure = await openInfrastructure(config, systemClock, logger, {
+      applicationName: options.name === undefined ? 'latchkey' : `latchkey-${options.name}`,
+      tracing: observability.tracing,
+    });
+  } catch (err) {
+    await observability.tracing.close();
+    failStartup(label, err, config);
+  }
   let servers: readonly RunningServer[] = [];
   try {
     servers = await options.start({ config, logger, clock: systemClock, infrastructure, observability });

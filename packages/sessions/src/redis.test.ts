@@ -4,6 +4,7 @@ import { ErrorReply } from 'redis';
 import { captureLogger } from '#test/support/loopback.ts';
 import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
 import { DependencyUnavailableError } from '@latchkey/http';
+import { noTracing, type SpanAttributes, type Tracing } from '@latchkey/observability';
 import { connectRedis, createRedisClient, redactRedisUrl, type RedisClient } from './redis.ts';
 import { RedisSessionStore } from './session-store.ts';
 
@@ -146,6 +147,41 @@ describe('connectRedis (R-07: timeouts, no unbounded queue, reconnects)', () => 
     const wrong = await timed(() => client.lPush('a-string', 'y'));
     expect(wrong.error).toBeInstanceOf(ErrorReply);
     expect(wrong.error).not.toBeInstanceOf(DependencyUnavailableError);
+  });
+
+  it('OB-09 with tracing on, each command is a client span named by the command, without its arguments; a failed one is marked failed', async () => {
+    const spans: Array<{ name: string; kind: string; attributes: SpanAttributes; ended?: unknown }> = [];
+    const recording: Tracing = {
+      ...noTracing,
+      enabled: true,
+      startSpan(name, kind, attributes) {
+        const span: (typeof spans)[number] = { name, kind, attributes };
+        spans.push(span);
+        return { inject() {}, set() {}, rename() {}, end: (err?: unknown) => void (span.ended = err ?? 'ok') };
+      },
+    };
+    const { logger } = capture();
+    const client = await connectRedis(configFor(server.url), logger, recording);
+    clients.push(client!);
+    spans.length = 0;
+    await client!.set('sess:secret-session-id', 'secret-session-value');
+    await client!.set('a-list-not', 'x');
+    await timed(() => client!.lPush('a-list-not', 'y'));
+    expect(spans.map((s) => [s.name, s.kind, s.attributes['db.operation.name']])).toEqual([
+      ['redis set', 'client', 'SET'],
+      ['redis set', 'client', 'SET'],
+      ['redis lPush', 'client', 'LPUSH'],
+    ]);
+    expect(spans.every((s) => s.attributes['db.system.name'] === 'redis')).toBe(true);
+    expect(spans[0]!.ended).toBe('ok');
+    expect(spans[2]!.ended).toBeInstanceOf(ErrorReply);
+    expect(JSON.stringify(spans)).not.toMatch(/secret-session/);
+    // Tracing off: the command is not wrapped.
+    const plain = await connectRedis(configFor(server.url), logger, noTracing);
+    clients.push(plain!);
+    spans.length = 0;
+    await plain!.get('sess:secret-session-id');
+    expect(spans).toEqual([]);
   });
 
   it('logs Redis errors without the password of REDIS_URL, and not on every retry', async () => {

@@ -14,6 +14,7 @@ import type { Config } from '@latchkey/config';
 import { isNetworkErrorCode } from '@latchkey/db';
 import { DependencyUnavailableError } from '@latchkey/http';
 import type { Logger } from '@latchkey/logging';
+import type { Tracing } from '@latchkey/observability';
 import { healthStateOf, shareHealthState, type HealthState, type RedisHealth } from './redis-health.ts';
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -128,7 +129,8 @@ function isThenable(value: unknown): value is Promise<unknown> {
  * a Redis that hangs (SIGSTOP) after accepting the command would hold the caller forever;
  * this bound holds whatever the socket does. `close()` drops the connection at once (closeNow).
  */
-function guardRedisClient(client: RedisClient, timeoutMs: number): RedisClient {
+function guardRedisClient(client: RedisClient, timeoutMs: number, tracing: Tracing | undefined): RedisClient {
+  const traced = tracing?.enabled === true ? tracing : undefined;
   const health = healthStateOf(client);
   const guarded = new Proxy(client, {
     get(target, property) {
@@ -143,7 +145,9 @@ function guardRedisClient(client: RedisClient, timeoutMs: number): RedisClient {
         } catch (err) {
           throw redisFailure(err);
         }
-        return isThenable(result) ? timeBound(result, timeoutMs, health) : result;
+        if (!isThenable(result)) return result;
+        const bounded = timeBound(result, timeoutMs, health);
+        return traced === undefined ? bounded : traceCommand(traced, property, bounded);
       };
     },
   });
@@ -166,6 +170,31 @@ export interface RedisClientOptions {
   /** Connect timeout, and the longest a command may take (config.redisTimeoutMs). */
   timeoutMs: number;
   logger: Logger;
+  /** OB-09: with tracing on, each command is a client span. */
+  tracing?: Tracing | undefined;
+}
+
+/**
+ * OB-09: a client span `redis <command>` around a command made while tracing is on, with the
+ * command's name and never its arguments (the keys hold session ids, the values sessions). A
+ * failed command marks its span failed with the error's class, never its message.
+ */
+function traceCommand(tracing: Tracing, property: PropertyKey, reply: Promise<unknown>): Promise<unknown> {
+  const command = String(property);
+  const span = tracing.startSpan(`redis ${command}`, 'client', {
+    'db.system.name': 'redis',
+    'db.operation.name': command.toUpperCase(),
+  });
+  return reply.then(
+    (value) => {
+      span.end();
+      return value;
+    },
+    (err: unknown) => {
+      span.end(err);
+      throw err;
+    },
+  );
 }
 
 /**
@@ -233,7 +262,7 @@ export function createRedisClient(options: RedisClientOptions): RedisClient {
       () => undefined,
     );
   });
-  return guardRedisClient(raw, timeoutMs);
+  return guardRedisClient(raw, timeoutMs, options.tracing);
 }
 
 /**
@@ -242,9 +271,13 @@ export function createRedisClient(options: RedisClientOptions): RedisClient {
  * process starts anyway, commands fail fast (503) and the client keeps reconnecting in the
  * background until Redis returns.
  */
-export async function connectRedis(config: Config, logger: Logger): Promise<RedisClient | undefined> {
+export async function connectRedis(
+  config: Config,
+  logger: Logger,
+  tracing?: Tracing,
+): Promise<RedisClient | undefined> {
   if (!config.redisUrl) return undefined;
-  const client = createRedisClient({ url: config.redisUrl, timeoutMs: config.redisTimeoutMs, logger });
+  const client = createRedisClient({ url: config.redisUrl, timeoutMs: config.redisTimeoutMs, logger, tracing });
   const connected = client.connect().then(
     () => true,
     (err: unknown) => {
