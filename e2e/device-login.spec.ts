@@ -9,6 +9,9 @@ import { createDeviceClient, newConfigDir, runCliLogin } from './support/cli-log
 import { expect, test } from './support/fixtures.ts';
 import { closeDialog } from './support/portal.ts';
 
+// Each test waits on the tool's 5 s polls; they share nothing, so they run on both workers.
+test.describe.configure({ mode: 'parallel' });
+
 const codeLine = /^Open (\S+) and enter the code ([B-DF-HJ-NP-TV-XZ]{4}-[B-DF-HJ-NP-TV-XZ]{4})$/m;
 const completeLine = /^or open (\S+)$/m;
 
