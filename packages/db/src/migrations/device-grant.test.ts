@@ -13,11 +13,14 @@ const BEFORE = '2026_12_02_000000_client_registration';
 /** Up to this migration only: later ones may change the same tables. */
 const THIS = '2026_12_03_000000_device_grant';
 
-async function insertOldClient(): Promise<void> {
-  await db
-    .insertInto('users')
-    .values({ id: 'usr_d', email: 'd@example.test', name: 'D', password_hash: 'h', created_at: 1 })
-    .execute();
+/** The user and an old client; `clientOnly` puts the client back after its user was kept. */
+async function insertOldClient(clientOnly = false): Promise<void> {
+  if (!clientOnly) {
+    await db
+      .insertInto('users')
+      .values({ id: 'usr_d', email: 'd@example.test', name: 'D', password_hash: 'h', created_at: 1 })
+      .execute();
+  }
   await db
     .insertInto('clients')
     .values({
@@ -97,7 +100,7 @@ it('DV-29 2026_12_03_000000_device_grant: existing clients have not opted in; de
   // Deleting the client takes its device authorizations with it.
   await db.deleteFrom('clients').where('id', '=', 'lkc_old').execute();
   expect(await db.selectFrom('device_authorizations').selectAll().execute()).toEqual([]);
-  await insertOldClientAgain();
+  await insertOldClient(true);
 
   // Down: the column and the table are gone, the rows are as before.
   expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();
@@ -109,19 +112,3 @@ it('DV-29 2026_12_03_000000_device_grant: existing clients have not opted in; de
   expect(await clients()).toEqual(after);
   expect(await db.selectFrom('device_authorizations').selectAll().execute()).toEqual([]);
 });
-
-/** The same client row as before (the user is still there). */
-async function insertOldClientAgain(): Promise<void> {
-  await db
-    .insertInto('clients')
-    .values({
-      id: 'lkc_old',
-      owner_id: 'usr_d',
-      name: 'Old',
-      redirect_uris: '["https://a.example/cb"]',
-      first_party: 0,
-      created_at: 1,
-      scope: 'profile',
-    })
-    .execute();
-}
