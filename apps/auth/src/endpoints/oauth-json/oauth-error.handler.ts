@@ -12,7 +12,7 @@ const SAFE_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
  * §3.5 (the device grant's): the codes
  * these endpoints answer with (each error class carries its status).
  */
-const OAUTH_CODES: ReadonlySet<string> = new Set([
+export const OAUTH_CODES: ReadonlySet<string> = new Set([
   ErrorCode.invalidRequest,
   ErrorCode.invalidClient,
   ErrorCode.invalidGrant,

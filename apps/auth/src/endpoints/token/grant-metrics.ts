@@ -2,38 +2,24 @@ import type { RequestHandler, Response } from 'express';
 import { ErrorCode } from '@latchkey/core';
 import { classifyError } from '@latchkey/http';
 import type { CounterChild, Metrics } from '@latchkey/observability';
+import { OAUTH_CODES } from '../oauth-json/oauth-error.handler.ts';
 import { GrantType } from './token.schema.ts';
 
 /** The `grant_type` label: a supported grant, else `other` (missing, unknown, repeated). */
 const GRANT_TYPES: ReadonlySet<string> = new Set(Object.values(GrantType));
 
-/** The OAuth error codes the token endpoint answers with (oauth-error.handler.ts): the outcomes besides `ok`. */
-const ERROR_OUTCOMES: ReadonlySet<string> = new Set([
-  ErrorCode.invalidRequest,
-  ErrorCode.invalidClient,
-  ErrorCode.invalidGrant,
-  ErrorCode.invalidScope,
-  ErrorCode.invalidTarget,
-  ErrorCode.unsupportedGrantType,
-  ErrorCode.unauthorizedClient,
-  ErrorCode.authorizationPending,
-  ErrorCode.slowDown,
-  ErrorCode.accessDenied,
-  ErrorCode.expiredToken,
-]);
-
 const OUTCOME = 'grantOutcome';
 
 /**
  * The outcome of a grant that failed once its handler ran: the OAuth error code the endpoint
- * answers with (oauth-error.handler.ts classifies alike), `temporarily_unavailable` for an
+ * answers with (the codes oauth-error.handler.ts answers with, classified alike), `temporarily_unavailable` for an
  * outage, `server_error` for anything else. Never text from the request.
  */
 export function grantFailureOutcome(err: unknown): string {
   const kind = classifyError(err);
   if (kind.kind === 'dependency') return 'temporarily_unavailable';
   if (kind.kind === 'input') return ErrorCode.invalidRequest;
-  if ((kind.kind === 'domain' || kind.kind === 'http') && ERROR_OUTCOMES.has(kind.error.code)) return kind.error.code;
+  if ((kind.kind === 'domain' || kind.kind === 'http') && OAUTH_CODES.has(kind.error.code)) return kind.error.code;
   return 'server_error';
 }
 
