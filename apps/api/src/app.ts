@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { TOKEN_EXPIRES_AT_HEADER } from '@latchkey/contracts';
 import { LastUsedRecorder } from '@latchkey/core';
 import {
   assignRequestId,
@@ -59,6 +60,8 @@ export function createApiApp(given: ApiDeps): ApiApp {
     corsForBrowserApps(deps.db, {
       methods: ['GET', 'POST'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Accept'],
+      // TR-08: a browser app may read when its token expires.
+      exposedHeaders: [TOKEN_EXPIRES_AT_HEADER],
     }),
     route,
   );
@@ -67,7 +70,7 @@ export function createApiApp(given: ApiDeps): ApiApp {
     corsForBrowserApps(deps.db, {
       methods: ['POST'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
-      exposedHeaders: ['Mcp-Session-Id'],
+      exposedHeaders: ['Mcp-Session-Id', TOKEN_EXPIRES_AT_HEADER],
     }),
     mcpRoute({ ...deps, recorder, graphql }),
   );

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
-import type { SecretExpiry } from './limits.ts';
+import type { RollOverlap, SecretExpiry } from './limits.ts';
 
 /**
  * The account API (DD-8), written once: what the authorization server's `/account/*`
@@ -137,13 +137,21 @@ export interface UpdateClientRequest extends ClientDetailsRequest {
 export const tokenJson = z.object({
   id: z.string(),
   name: z.string(),
+  /** TR-01: what a personal access token is for; null when not given (always for an OAuth token). */
+  description: z.nullable(z.string()),
   kind: z.enum(['pat', 'oauth']),
   last4: z.string(),
   created_at: instant,
+  /** When it stops working; for a rolled token, the end of the overlap (TR-03). */
   expires_at: instant,
   last_used_at: z.nullable(instant),
+  /** TR-06: the address (TRUST_PROXY respected) and User-Agent of that last use; null when never used. */
+  last_used_ip: z.nullable(z.string()),
+  last_used_user_agent: z.nullable(z.string()),
   status: z.enum(['active', 'expired', 'revoked']),
   scopes,
+  /** TR-03: the id of the token a roll made in its place; null when never rolled. */
+  replaced_by: z.nullable(z.string()),
 });
 export type TokenJson = z.infer<typeof tokenJson>;
 
@@ -156,10 +164,23 @@ export type CreatedTokenJson = z.infer<typeof createdTokenJson>;
 /** At most one of the two expiries; with neither the token gets the configured lifetime (one year). */
 export interface CreateTokenRequest {
   name: string;
+  /** TR-01: at most 300 characters. */
+  description?: string | null;
   expires_at?: string | null;
   expires_in_days?: number | null;
   /** SC-07: at least one third-party scope; every third-party scope when absent. */
   scopes?: Scope[];
+}
+
+/** PATCH /account/tokens/{id} (TR-02): only the fields sent change; null or "" clears the description. */
+export interface UpdateTokenRequest {
+  name?: string;
+  description?: string | null;
+}
+
+/** POST /account/tokens/{id}/roll (TR-03): how long the old value keeps working; `none` when left out. */
+export interface RollTokenRequest {
+  overlap?: RollOverlap;
 }
 
 /**
@@ -181,6 +202,9 @@ export const applicationJson = z.object({
   owner_name: z.nullable(z.string()),
   first_authorized_at: instant,
   last_used_at: z.nullable(instant),
+  /** TR-06: the address and User-Agent of that last use; null when never used. */
+  last_used_ip: z.nullable(z.string()),
+  last_used_user_agent: z.nullable(z.string()),
   active_grants: z.number(),
   /** SC-09: what it holds, the union of its active grants' scopes; empty once none is active. */
   scopes,
@@ -209,6 +233,9 @@ export interface AuthorizedApplication {
   firstAuthorizedAt: number;
   /** The latest API call with one of its tokens, or null if none yet. */
   lastUsedAt: number | null;
+  /** TR-06: where that call came from and what made it; null if none yet. */
+  lastUsedIp: string | null;
+  lastUsedUserAgent: string | null;
   /** Authorizations (token families) that still hold a working access or refresh token. */
   activeGrants: number;
   /** The union of the scopes of those authorizations, in registry order (SC-09). */
@@ -227,6 +254,8 @@ export function toApplicationJson(app: AuthorizedApplication): ApplicationJson {
     owner_name: app.ownerName,
     first_authorized_at: new Date(app.firstAuthorizedAt).toISOString(),
     last_used_at: app.lastUsedAt === null ? null : new Date(app.lastUsedAt).toISOString(),
+    last_used_ip: app.lastUsedIp,
+    last_used_user_agent: app.lastUsedUserAgent,
     active_grants: app.activeGrants,
     scopes: app.scopes,
     registration: app.registration,
@@ -258,6 +287,8 @@ export const ACCOUNT_ROUTES = [
   { path: '/clients/:id/secrets', answers: { GET: clientSecretList, POST: createdClientSecretJson } },
   { path: '/clients/:id/secrets/:secretId/delete', answers: { POST: clientSecretList } },
   { path: '/tokens', answers: { GET: tokenList, POST: createdTokenJson } },
+  { path: '/tokens/:id', answers: { PATCH: tokenJson } },
+  { path: '/tokens/:id/roll', answers: { POST: createdTokenJson } },
   { path: '/tokens/:id/revoke', answers: { POST: tokenJson } },
   { path: '/applications', answers: { GET: applicationList } },
   { path: '/applications/:id/revoke', answers: { POST: applicationJson } },

@@ -67,7 +67,10 @@ export { refreshTokens } from './tokens/refresh.service.ts';
 export { revokeTokenForClient } from './tokens/revocation.service.ts';
 export { introspectAccessToken } from './tokens/introspection.service.ts';
 export type { ActiveToken } from './tokens/introspection.service.ts';
-export { LastUsedRecorder } from './tokens/last-used.ts';
+export { presentAdminToken, presentCreatedToken, presentToken } from './tokens/token.presenter.ts';
+export { LastUsedRecorder, MAX_USER_AGENT_LENGTH } from './tokens/last-used.ts';
+export { rollPersonalAccessToken, updatePersonalAccessToken } from './tokens/token-changes.service.ts';
+export type { RolledPersonalAccessToken, TokenDetailsChange } from './tokens/token-changes.service.ts';
 export { provisionPortalClient, PORTAL_CLIENT_NAME } from './provisioning/portal-client.ts';
 
 export {

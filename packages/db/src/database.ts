@@ -143,6 +143,14 @@ export interface AccessTokensTable {
   expires_at: number;
   revoked_at: number | null;
   last_used_at: number | null;
+  /** TR-06: where it was last used (the client's address, TRUST_PROXY respected) and by what; null until then. */
+  last_used_ip?: string | null;
+  last_used_user_agent?: string | null;
+  /** TR-01: what a personal access token is for (at most 300 characters); null when not given. */
+  description?: string | null;
+  /** TR-03: when it was rolled, and the id of the token that replaced it; null when never rolled. */
+  rolled_at?: number | null;
+  replaced_by?: string | null;
   /** What this token may do (SC-06): an OAuth token's grant scope or less, a PAT's chosen scopes. */
   scope: string;
   /** RS-03: the resource server it is for: `latchkey_api` (the Latchkey API) or a resource_servers id. */

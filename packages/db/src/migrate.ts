@@ -12,6 +12,7 @@ import * as openidConnect from './migrations/2026_11_30_000000_openid_connect.ts
 import * as resourceIndicators from './migrations/2026_12_01_000000_resource_indicators.ts';
 import * as clientRegistration from './migrations/2026_12_02_000000_client_registration.ts';
 import * as deviceGrant from './migrations/2026_12_03_000000_device_grant.ts';
+import * as tokenDetails from './migrations/2026_12_04_000000_token_details.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_01_000000_resource_indicators': resourceIndicators,
   '2026_12_02_000000_client_registration': clientRegistration,
   '2026_12_03_000000_device_grant': deviceGrant,
+  '2026_12_04_000000_token_details': tokenDetails,
 };
 
 /** Exported for the migration tests, which step down and up again. */

@@ -19,7 +19,7 @@ export { inSequence, runMiddleware } from './middleware.ts';
 export type { Middleware } from './middleware.ts';
 export { parseBearerAuthorization } from './bearer-authorization.ts';
 export type { BearerCredentials } from './bearer-authorization.ts';
-export { parseTrustProxy } from './trust-proxy.ts';
+export { clientAddressReader, parseTrustProxy } from './trust-proxy.ts';
 export { sameOriginPath } from './return-path.ts';
 export { corsForBrowserApps, CORS_MAX_AGE_SECONDS } from './cors.ts';
 export type { CorsEndpoint } from './cors.ts';

@@ -6,7 +6,8 @@ import type { Logger } from '@latchkey/logging';
 import { tokenCheckCountersOf, type Observability } from '@latchkey/observability';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
 import { challengesOf } from '../bearer/challenge.ts';
-import { parseBearerAuthorization, setRequestSubject } from '@latchkey/http';
+import { tokenUse } from '../bearer/token-use.ts';
+import { parseBearerAuthorization } from '@latchkey/http';
 import { JSON_CONTENT_TYPE, sendBody, sendJsonError } from '../http/json-response.ts';
 import { bufferedBody, NOT_BUFFERED, readBody, TOO_LARGE } from '../http/read-body.ts';
 import { resourceMetadataUrl } from '../resource-metadata/resource-metadata.route.ts';
@@ -18,7 +19,7 @@ import { GRAPHQL_RESPONSE, RESPONSE_CONTENT_TYPE, responseMediaType } from './me
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
 export interface GraphqlRouteDeps {
-  config: Pick<Config, 'api'>;
+  config: Pick<Config, 'api' | 'trustProxy'>;
   db: Db;
   clock: Clock;
   logger: Logger;
@@ -38,6 +39,7 @@ export interface GraphqlRouteDeps {
 export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const challenges = challengesOf({ metadataUrl: resourceMetadataUrl(deps.config.api.url, '/graphql') });
   const bearer = { ...deps, tokenChecks: deps.observability && tokenCheckCountersOf(deps.observability.metrics) };
+  const useToken = tokenUse(deps);
   return async (req, res) => {
     // D-6: the header's syntax is judged first, with no I/O: `Bearer` without a token is 400 (GQ-02),
     // and the scheme is Bearer in any case (GQ-05).
@@ -46,9 +48,7 @@ export function graphqlRoute(deps: GraphqlRouteDeps): (req: IncomingMessage, res
 
     const outcome = await authenticateBearer(bearer, credentials, challenges);
     if (!outcome.ok) return sendRejection(req, res, outcome.rejection);
-    deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
-    // OB-19: the access line names the user and the token (ids, never the token).
-    setRequestSubject(req, outcome.principal);
+    useToken(req, res, outcome.principal);
 
     const context: RouteContext = { principal: outcome.principal, challenges };
     let body: string | null = null;

@@ -3,9 +3,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isAllowedCorsOrigin, type LastUsedRecorder } from '@latchkey/core';
 import { tokenCheckCountersOf } from '@latchkey/observability';
-import { parseBearerAuthorization, setRequestSubject } from '@latchkey/http';
+import { parseBearerAuthorization } from '@latchkey/http';
 import { authenticateBearer, type BearerRejection } from '../bearer/authenticate-bearer.ts';
 import { challengesOf } from '../bearer/challenge.ts';
+import { tokenUse } from '../bearer/token-use.ts';
 import type { ApiDeps } from '../deps.ts';
 import type { GraphqlHandler } from '../graphql/graphql.handler.ts';
 import { BODY_LIMIT_BYTES } from '../graphql/graphql.router.ts';
@@ -38,6 +39,7 @@ export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: Server
   const challenges = challengesOf({ metadataUrl: resourceMetadataUrl(deps.config.api.url, MCP_PATH) });
   // OB-02: its token checks are counted with /graphql's.
   const bearer = { ...deps, tokenChecks: deps.observability && tokenCheckCountersOf(deps.observability.metrics) };
+  const useToken = tokenUse(deps);
 
   return async (req, res) => {
     // RS-17 (MCP Streamable HTTP, "Security Warning"): a page on another site must not reach a
@@ -56,8 +58,7 @@ export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: Server
 
     const outcome = await authenticateBearer(bearer, credentials, challenges);
     if (!outcome.ok) return sendRejection(res, outcome.rejection);
-    deps.recorder.record(outcome.principal.tokenId, deps.clock.now());
-    setRequestSubject(req, outcome.principal);
+    useToken(req, res, outcome.principal);
 
     const buffered = bufferedBody(req, BODY_LIMIT_BYTES);
     const read = buffered === NOT_BUFFERED ? await readBody(req, BODY_LIMIT_BYTES) : buffered;

@@ -56,7 +56,9 @@ export function accountRouter(deps: AuthDeps): Router {
     '/clients/:id/secrets': { GET: [secrets.listSecrets], POST: [optionalJsonBody, secrets.createSecret] },
     '/clients/:id/secrets/:secretId/delete': { POST: [secrets.deleteSecret] },
     '/tokens': { GET: [tokens.listTokens], POST: [...jsonBody, tokens.createToken] },
+    '/tokens/:id': { PATCH: [...jsonBody, tokens.updateToken] },
     '/tokens/:id/revoke': { POST: [tokens.revokeToken] },
+    '/tokens/:id/roll': { POST: [optionalJsonBody, tokens.rollToken] },
     '/applications': { GET: [applications.listApplications] },
     '/applications/:id/revoke': { POST: [applications.revokeApplication] },
   };

@@ -39,6 +39,7 @@ afterAll(async () => {
 const BODIES: Record<string, unknown> = {
   '/clients': { name: 'Contract App', redirect_uri: 'https://contract.example/cb' },
   '/tokens': { name: 'contract token', expires_in_days: 30 },
+  '/tokens/:id': { description: 'Edited by the contract test' },
   '/clients/:id': { description: 'Edited by the contract test', client_uri: 'https://contract.example/' },
   '/clients/:id/secrets': { old_secret_expires_in: '1d' },
 };

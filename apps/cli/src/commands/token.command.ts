@@ -1,9 +1,8 @@
-import { createPersonalAccessToken, listAllTokens, revokeAccessToken, type TokenSummary } from '@latchkey/core';
+import { createPersonalAccessToken, listAllTokens, presentAdminToken, revokeAccessToken } from '@latchkey/core';
 import {
   isScope,
   MAX_TOKEN_LIFETIME_DAYS,
   THIRD_PARTY_SCOPES,
-  type AdminTokenJson,
   type Scope,
 } from '@latchkey/contracts';
 import type { Command } from '../command.ts';
@@ -18,25 +17,6 @@ export const TOKEN_USAGE = {
 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-/** A token as operators see it (the contract's AdminTokenJson): never the value, only its last four characters. */
-function presentToken(token: TokenSummary): AdminTokenJson {
-  return {
-    id: token.id,
-    name: token.name,
-    kind: token.kind,
-    last4: token.last4,
-    client_id: token.clientId,
-    created_at: new Date(token.createdAt).toISOString(),
-    expires_at: new Date(token.expiresAt).toISOString(),
-    last_used_at: iso(token.lastUsedAt),
-    revoked_at: iso(token.revokedAt),
-    status: token.status,
-    scopes: token.scopes,
-  };
-}
-
 function parseDays(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const days = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
@@ -89,7 +69,7 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
             ...(days === undefined ? {} : { expiresAt: now + days * DAY_MS }),
             scopes,
           });
-          return { token: created.token, ...presentToken(created.summary), owner_email: owner.email };
+          return { token: created.token, ...presentAdminToken(created.summary), owner_email: owner.email };
         },
       };
     }
@@ -99,7 +79,7 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
       return {
         run: async (context) => {
           const owner = await requireOwner(context, ownerEmail);
-          return (await listAllTokens(context.db, context.clock, owner.id)).map(presentToken);
+          return (await listAllTokens(context.db, context.clock, owner.id)).map(presentAdminToken);
         },
       };
     }
@@ -107,7 +87,7 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
       const [id] = parseOptions(args, {}, TOKEN_USAGE.revoke, 1).positionals as [string];
       return {
         // Revoking an OAuth access token revokes its grant, refresh token included (RV-02). Idempotent (RV-07).
-        run: async (context) => presentToken(await revokeAccessToken(context.db, context.clock, id)),
+        run: async (context) => presentAdminToken(await revokeAccessToken(context.db, context.clock, id)),
       };
     }
     default:

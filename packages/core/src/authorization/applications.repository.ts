@@ -1,3 +1,4 @@
+import type { LastUse } from '../tokens/tokens.repository.ts';
 import type { ClientRegistration, Executor } from '@latchkey/db';
 
 /** A grant of a third-party client that can still act, with what the list shows of its client. */
@@ -97,21 +98,28 @@ export async function liveGrantIds(db: Executor, grantIds: readonly string[], no
   return new Set([...access, ...refresh].flatMap((row) => (row.grant_id === null ? [] : [row.grant_id])));
 }
 
-/** The latest use of any access token issued under these grants, or null. */
-export async function lastUseByGrant(db: Executor, grantIds: readonly string[]): Promise<Map<string, number>> {
+/**
+ * The latest use of any access token issued under each of these grants: when, from which
+ * address and by what (TR-06). Grants never used are absent.
+ */
+export async function lastUseByGrant(db: Executor, grantIds: readonly string[]): Promise<Map<string, LastUse>> {
   if (grantIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('access_tokens')
-    .select((eb) => ['grant_id', eb.fn.max('last_used_at').as('last_used_at')])
+    .select(['grant_id', 'last_used_at', 'last_used_ip', 'last_used_user_agent'])
     .where('grant_id', 'in', grantIds)
     .where('last_used_at', 'is not', null)
-    .groupBy('grant_id')
     .execute();
-  return new Map(
-    rows.flatMap((row) =>
-      row.grant_id === null || row.last_used_at === null ? [] : [[row.grant_id, Number(row.last_used_at)]],
-    ),
-  );
+  const latest = new Map<string, LastUse>();
+  for (const row of rows) {
+    if (row.grant_id === null || row.last_used_at === null) continue;
+    const at = Number(row.last_used_at);
+    const seen = latest.get(row.grant_id);
+    if (seen === undefined || at > seen.at) {
+      latest.set(row.grant_id, { at, ip: row.last_used_ip ?? null, userAgent: row.last_used_user_agent ?? null });
+    }
+  }
+  return latest;
 }
 
 /**

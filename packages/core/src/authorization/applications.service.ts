@@ -50,6 +50,8 @@ export async function listAuthorizedApplications(
         ownerName: row.owner_name,
         firstAuthorizedAt: at,
         lastUsedAt: null,
+        lastUsedIp: null,
+        lastUsedUserAgent: null,
         activeGrants: 0,
         scopes: [],
         registration,
@@ -68,7 +70,11 @@ export async function listAuthorizedApplications(
     // SC-09: the application shows what it can still do for the user: its live grants' scopes.
     app.scopes = sortScopes([...app.scopes, ...storedScopes(grant.grant_scope)]);
     const used = lastUse.get(grant.grant_id);
-    if (used !== undefined && (app.lastUsedAt === null || used > app.lastUsedAt)) app.lastUsedAt = used;
+    if (used !== undefined && (app.lastUsedAt === null || used.at > app.lastUsedAt)) {
+      app.lastUsedAt = used.at;
+      app.lastUsedIp = used.ip;
+      app.lastUsedUserAgent = used.userAgent;
+    }
   }
   return [...apps.values()].sort((a, b) => a.name.localeCompare(b.name) || a.clientId.localeCompare(b.clientId));
 }

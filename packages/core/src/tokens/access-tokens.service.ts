@@ -7,7 +7,7 @@ import {
   LATCHKEY_API_AUDIENCE,
 } from '@latchkey/contracts';
 import { digest, generateToken, lastFour, parseToken, TokenPrefix } from '@latchkey/credentials';
-import type { Executor } from '@latchkey/db';
+import type { AccessTokensTable, Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
 import { InvalidToken, LimitReached, NotFound, ValidationFailed } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
@@ -22,7 +22,7 @@ import {
   listAccessTokenRows,
   markAccessTokenRevoked,
 } from './tokens.repository.ts';
-import { validateName } from '../text.ts';
+import { validateDescription, validateName } from '../text.ts';
 
 /**
  * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
@@ -52,6 +52,7 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
     userName: row.user_name,
     userEmail: row.user_email,
     clientId: row.client_id,
+    expiresAt: Number(row.expires_at),
     firstParty: row.kind === 'oauth' && Number(row.first_party) === 1,
     scopes: storedScopes(row.scope),
     audience: row.audience,
@@ -61,6 +62,8 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
 export interface NewPersonalAccessToken {
   userId: string;
   name: string;
+  /** TR-01: what it is for, at most 300 characters; blank or absent means none. */
+  description?: string | null | undefined;
   /** Absolute expiry in ms; defaults to now + the configured lifetime (one year). */
   expiresAt?: number;
   /**
@@ -94,6 +97,7 @@ export async function createPersonalAccessToken(
   input: NewPersonalAccessToken,
 ): Promise<CreatedPersonalAccessToken> {
   const name = validateName(input.name, 'token name');
+  const description = input.description == null ? null : validateDescription(input.description);
   const now = clock.now();
   const expiresAt = input.expiresAt ?? now + tokenTtlSeconds * 1000;
   if (!Number.isSafeInteger(expiresAt) || expiresAt <= now) {
@@ -109,24 +113,14 @@ export async function createPersonalAccessToken(
   if (forbidden.length > 0) {
     throw new ValidationFailed('scopes', `A personal access token cannot have the ${forbidden.join(', ')} scope.`);
   }
-  const token = generateToken(TokenPrefix.personalAccessToken);
-  const row = {
-    id: newId(IdPrefix.accessToken),
-    token_hash: digest(token),
-    kind: 'pat' as const,
-    user_id: input.userId,
-    client_id: null,
-    grant_id: null,
+  const { token, row } = newPersonalAccessTokenRow({
+    userId: input.userId,
     name,
-    last4: lastFour(token),
-    created_at: now,
-    expires_at: expiresAt,
-    revoked_at: null,
-    last_used_at: null,
+    description,
+    createdAt: now,
+    expiresAt,
     scope: formatScope(scopes),
-    // RS-03: a personal access token is for the Latchkey API.
-    audience: LATCHKEY_API_AUDIENCE,
-  };
+  });
   if (input.maxActive === undefined) {
     await insertAccessToken(db, row);
   } else {
@@ -138,13 +132,43 @@ export async function createPersonalAccessToken(
     });
     if (!inserted) throw tokenLimitReached(input.maxActive);
   }
-  return {
-    token,
-    summary: tokenRowToSummary(
-      { ...row, grant_revoked_at: null, client_revoked_at: null, client_first_party: null },
-      now,
-    ),
+  return { token, summary: newTokenSummary(row, now) };
+}
+
+/** A new personal access token's value and row (its digest, never the value: DD-3). */
+export function newPersonalAccessTokenRow(fields: {
+  userId: string;
+  name: string;
+  description: string | null;
+  createdAt: number;
+  expiresAt: number;
+  scope: string;
+}): { token: string; row: AccessTokensTable } {
+  const token = generateToken(TokenPrefix.personalAccessToken);
+  const row: AccessTokensTable = {
+    id: newId(IdPrefix.accessToken),
+    token_hash: digest(token),
+    kind: 'pat',
+    user_id: fields.userId,
+    client_id: null,
+    grant_id: null,
+    name: fields.name,
+    description: fields.description,
+    last4: lastFour(token),
+    created_at: fields.createdAt,
+    expires_at: fields.expiresAt,
+    revoked_at: null,
+    last_used_at: null,
+    scope: fields.scope,
+    // RS-03: a personal access token is for the Latchkey API.
+    audience: LATCHKEY_API_AUDIENCE,
   };
+  return { token, row };
+}
+
+/** The summary of a row just inserted. */
+export function newTokenSummary(row: AccessTokensTable, now: number): TokenSummary {
+  return tokenRowToSummary({ ...row, grant_revoked_at: null, client_revoked_at: null, client_first_party: null }, now);
 }
 
 /**

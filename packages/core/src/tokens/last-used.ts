@@ -1,5 +1,8 @@
 import type { Db } from '@latchkey/db';
-import { updateLastUsed } from './tokens.repository.ts';
+import { updateLastUsed, type LastUse } from './tokens.repository.ts';
+
+/** TR-06: the longest User-Agent kept; the rest of a longer one is cut off. */
+export const MAX_USER_AGENT_LENGTH = 512;
 
 /**
  * Records when tokens were last used without a database write per API call: uses are kept
@@ -7,7 +10,7 @@ import { updateLastUsed } from './tokens.repository.ts';
  * "last used" times, which are informational only.
  */
 export class LastUsedRecorder {
-  readonly #pending = new Map<string, number>();
+  readonly #pending = new Map<string, LastUse>();
   readonly #db: Db;
   #timer: NodeJS.Timeout | undefined;
 
@@ -21,8 +24,13 @@ export class LastUsedRecorder {
     this.#timer.unref();
   }
 
-  record(tokenId: string, at: number): void {
-    this.#pending.set(tokenId, at);
+  /**
+   * TR-06, TR-07: the token was used at `at`, from `ip` (the client's address, TRUST_PROXY
+   * respected) by `userAgent`; a map entry, written at the next flush.
+   */
+  record(tokenId: string, at: number, ip: string | null = null, userAgent: string | null = null): void {
+    const agent = userAgent === null || userAgent.length <= MAX_USER_AGENT_LENGTH ? userAgent : userAgent.slice(0, MAX_USER_AGENT_LENGTH);
+    this.#pending.set(tokenId, { at, ip, userAgent: agent });
   }
 
   async flush(): Promise<void> {
@@ -33,11 +41,11 @@ export class LastUsedRecorder {
     this.#pending.clear();
     try {
       await this.#db.transaction().execute(async (trx) => {
-        for (const [id, at] of batch) await updateLastUsed(trx, id, at);
+        for (const [id, use] of batch) await updateLastUsed(trx, id, use);
       });
     } catch (err) {
       // Back for the next flush, unless the token has been used again since (a later time wins).
-      for (const [id, at] of batch) if (!this.#pending.has(id)) this.#pending.set(id, at);
+      for (const [id, use] of batch) if (!this.#pending.has(id)) this.#pending.set(id, use);
       throw err;
     }
   }

@@ -8,15 +8,24 @@ export interface TokenSummary {
   id: string;
   kind: 'pat' | 'oauth';
   name: string;
+  /** TR-01: what a personal access token is for, or null. */
+  description: string | null;
   last4: string;
   clientId: string | null;
   createdAt: number;
+  /** When it stops working: for a rolled token, the end of its overlap (TR-03). */
   expiresAt: number;
   lastUsedAt: number | null;
+  /** TR-06: the address and User-Agent of the last use, or null. */
+  lastUsedIp: string | null;
+  lastUsedUserAgent: string | null;
+  /** Set when revoked, or (TR-03) when a rolled token's overlap ended. */
   revokedAt: number | null;
   status: TokenStatus;
   /** What the token may do (SC-06), in registry order. */
   scopes: Scope[];
+  /** TR-03: the token a roll made in its place, or null. */
+  replacedBy: string | null;
 }
 
 /** The token's user, as the API sees it after authentication. */
@@ -27,6 +36,8 @@ export interface Principal {
   userName: string;
   userEmail: string;
   clientId: string | null;
+  /** TR-08: when the token expires (ms), which the API answers in Latchkey-Token-Expires-At. */
+  expiresAt: number;
   /** True only for access tokens issued to the portal's own client. */
   firstParty: boolean;
   /** What the token may do (SC-06): the API and /account/* check these, not the token's kind. */
@@ -48,20 +59,27 @@ export interface TokenPair {
 }
 
 export function tokenRowToSummary(row: AccessTokenListRow, now: number): TokenSummary {
-  const revokedAt = row.revoked_at ?? row.grant_revoked_at ?? row.client_revoked_at;
   const expiresAt = Number(row.expires_at);
+  const replacedBy = row.replaced_by ?? null;
+  // TR-03: a rolled token whose overlap ended was revoked by the roll, at the overlap's end.
+  const rolledAway = replacedBy !== null && expiresAt <= now ? expiresAt : null;
+  const revokedAt = row.revoked_at ?? row.grant_revoked_at ?? row.client_revoked_at ?? rolledAway;
   const status: TokenStatus = revokedAt !== null ? 'revoked' : expiresAt <= now ? 'expired' : 'active';
   return {
     id: row.id,
     kind: row.kind,
     name: row.name,
+    description: row.description ?? null,
     last4: row.last4,
     clientId: row.client_id,
     createdAt: Number(row.created_at),
     expiresAt,
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    lastUsedIp: row.last_used_ip ?? null,
+    lastUsedUserAgent: row.last_used_user_agent ?? null,
     revokedAt: revokedAt === null ? null : Number(revokedAt),
     status,
     scopes: storedScopes(row.scope),
+    replacedBy,
   };
 }

@@ -203,6 +203,56 @@ export async function listAccessTokenRows(
   return query.orderBy('t.created_at', 'desc').orderBy('t.id').execute();
 }
 
-export async function updateLastUsed(db: Executor, id: string, at: number): Promise<void> {
-  await db.updateTable('access_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+/** TR-06: when, from which address and by what a token was last used. */
+export interface LastUse {
+  at: number;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export async function updateLastUsed(db: Executor, id: string, use: LastUse): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ last_used_at: use.at, last_used_ip: use.ip, last_used_user_agent: use.userAgent })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** TR-01: a personal access token's name and description, as given (validated by the caller). */
+export async function updateTokenDetails(
+  db: Executor,
+  id: string,
+  details: { name?: string; description?: string | null },
+): Promise<void> {
+  if (details.name === undefined && details.description === undefined) return;
+  await db.updateTable('access_tokens').set(details).where('id', '=', id).execute();
+}
+
+/**
+ * TR-03: the roll's claim on the old token, as one conditional update: still live, never rolled
+ * and not past its expiry at `at`. It then works until `until` (its own expiry if sooner), or
+ * not at all when `until` is `at` (revoked now). False when it was revoked, expired or rolled
+ * first, by this request's twin or anyone else.
+ */
+export async function claimRoll(
+  db: Executor,
+  id: string,
+  replacedBy: string,
+  at: number,
+  until: number,
+  expiresAt: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('access_tokens')
+    .set({
+      rolled_at: at,
+      replaced_by: replacedBy,
+      ...(until <= at ? { revoked_at: at } : { expires_at: Math.min(until, expiresAt) }),
+    })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where('replaced_by', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -31,6 +31,7 @@ const principal: Principal = {
   userName: 'Grace Hopper',
   userEmail: 'grace@example.test',
   clientId: null,
+  expiresAt: Date.UTC(2030, 0, 1),
   firstParty: false,
   scopes: ['profile', 'email'],
   audience: LATCHKEY_API_AUDIENCE,

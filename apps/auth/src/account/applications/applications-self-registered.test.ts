@@ -116,7 +116,7 @@ describe('CM-16 self-registered applications among the authorized applications',
         active_grants: 1,
       }),
     ]);
-    // Every field of before is still there, and two were added (the contract's schema parses them).
+    // Every field of before is still there, with issue 32's two and issue 35's two (the contract's schema parses them).
     expect(Object.keys(bySelf[0]!).sort()).toEqual(
       [
         'client_id',
@@ -124,6 +124,8 @@ describe('CM-16 self-registered applications among the authorized applications',
         'owner_name',
         'first_authorized_at',
         'last_used_at',
+        'last_used_ip',
+        'last_used_user_agent',
         'active_grants',
         'scopes',
         'registration',

@@ -1,6 +1,9 @@
-import { isScope, type Scope } from '@latchkey/contracts';
+import { DEFAULT_ROLL_OVERLAP, isScope, ROLL_OVERLAPS, type RollOverlap, type Scope } from '@latchkey/contracts';
 import { z } from 'zod';
 import { MAX_EXPIRES_IN_DAYS, parseExpiresAt } from './token-expiry.ts';
+
+/** TR-01: a string, or null (none); core checks its length and characters. */
+const DESCRIPTION = z.string({ error: 'description must be a string.' }).nullish();
 
 const SCOPES_SHAPE = 'scopes must be an array of scope names, such as ["profile", "email"].';
 
@@ -13,6 +16,7 @@ const SCOPES_SHAPE = 'scopes must be an array of scope names, such as ["profile"
 export const createTokenBody = z
   .object({
     name: z.string({ error: 'Enter a token name.' }),
+    description: DESCRIPTION,
     expires_at: z
       .string({ error: 'expires_at must be an ISO 8601 date or date-time string.' })
       .nullish()
@@ -59,3 +63,22 @@ export const createTokenBody = z
       });
     }
   });
+
+/** PATCH /account/tokens/:id (TR-02): a name, a description (null or "" clears it), or both. */
+export const updateTokenBody = z
+  .object({
+    name: z.string({ error: 'name must be a string.' }).optional(),
+    description: DESCRIPTION,
+  })
+  .refine((body) => body.name !== undefined || body.description !== undefined, {
+    message: 'Send a name or a description to change.',
+  });
+
+/** POST /account/tokens/:id/roll (TR-03): how long the old value keeps working; none by default. */
+export const rollTokenBody = z.object({
+  overlap: z
+    .enum(Object.keys(ROLL_OVERLAPS) as [RollOverlap, ...RollOverlap[]], {
+      error: `overlap must be one of ${Object.keys(ROLL_OVERLAPS).join(', ')}.`,
+    })
+    .default(DEFAULT_ROLL_OVERLAP),
+});

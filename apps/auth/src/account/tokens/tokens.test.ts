@@ -55,13 +55,17 @@ describe('POST /account/tokens', () => {
     expect(token).toEqual({
       id: expect.stringMatching(/^tok_/),
       name: 'CI deploy',
+      description: null,
       kind: 'pat',
       last4: value.slice(-4),
       created_at: new Date(now).toISOString(),
       expires_at: new Date(now + system.config.tokenTtlSeconds * 1000).toISOString(),
       last_used_at: null,
+      last_used_ip: null,
+      last_used_user_agent: null,
       status: 'active',
       scopes: ['profile', 'email'],
+      replaced_by: null,
     });
     expect(system.config.tokenTtlSeconds).toBe(365 * 24 * 60 * 60);
     const principal = await authenticateAccessToken(system.db, system.clock, value);
@@ -191,13 +195,17 @@ describe('GET /account/tokens', () => {
       {
         id: expect.stringMatching(/^tok_/),
         name: 'Shared App',
+        description: null,
         kind: 'oauth',
         last4: oauth.accessToken.slice(-4),
         created_at: new Date(system.clock.now()).toISOString(),
         expires_at: new Date(system.clock.now() + system.config.tokenTtlSeconds * 1000).toISOString(),
         last_used_at: null,
+        last_used_ip: null,
+        last_used_user_agent: null,
         status: 'active',
         scopes: ['profile', 'email'],
+        replaced_by: null,
       },
       pat.body.token,
     ]);
