@@ -25,7 +25,11 @@ export const MAX_CLIENT_SECRETS = 2;
  * SR-03: when the secret in use stops working after a new one is generated, as chosen by the
  * developer; not chosen, it works until deleted.
  */
-export const SECRET_EXPIRIES = { '1h': 60 * 60 * 1000, '1d': 24 * 60 * 60 * 1000, '7d': 7 * 24 * 60 * 60 * 1000 } as const;
+export const SECRET_EXPIRIES = {
+  '1h': 60 * 60 * 1000,
+  '1d': 24 * 60 * 60 * 1000,
+  '7d': 7 * 24 * 60 * 60 * 1000,
+} as const;
 export type SecretExpiry = keyof typeof SECRET_EXPIRIES;
 
 /**

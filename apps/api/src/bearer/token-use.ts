@@ -17,7 +17,9 @@ export interface TokenUseDeps {
  * address under TRUST_PROXY, its User-Agent) is kept in memory for the next batched write;
  * OB-19, the access line names the user and the token (ids, never the token).
  */
-export function tokenUse(deps: TokenUseDeps): (req: IncomingMessage, res: ServerResponse, principal: Principal) => void {
+export function tokenUse(
+  deps: TokenUseDeps,
+): (req: IncomingMessage, res: ServerResponse, principal: Principal) => void {
   const clientAddress = clientAddressReader(deps.config.trustProxy);
   return (req, res, principal) => {
     res.setHeader(TOKEN_EXPIRES_AT_HEADER, new Date(principal.expiresAt).toISOString());

@@ -58,7 +58,19 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', label: '/account/clients/:id/revoke', path: () => `/account/clients/${clientId}/revoke` },
   { method: 'GET', label: '/account/tokens', path: () => '/account/tokens' },
   { method: 'POST', label: '/account/tokens', path: () => '/account/tokens', json: { name: 'sneaky' } },
+  {
+    method: 'PATCH',
+    label: '/account/tokens/:id',
+    path: () => `/account/tokens/${patId}`,
+    json: { name: 'renamed', description: 'changed' },
+  },
   { method: 'POST', label: '/account/tokens/:id/revoke', path: () => `/account/tokens/${patId}/revoke` },
+  {
+    method: 'POST',
+    label: '/account/tokens/:id/roll',
+    path: () => `/account/tokens/${patId}/roll`,
+    json: { overlap: '1h' },
+  },
 ];
 
 /** Everything an account call could change: clients, tokens and grants with their revocation times. */
@@ -68,7 +80,11 @@ async function snapshot(): Promise<string> {
     .select(['id', 'name', 'redirect_uris', 'revoked_at'])
     .orderBy('id')
     .execute();
-  const tokens = await system.db.selectFrom('access_tokens').select(['id', 'revoked_at']).orderBy('id').execute();
+  const tokens = await system.db
+    .selectFrom('access_tokens')
+    .select(['id', 'name', 'description', 'expires_at', 'revoked_at', 'replaced_by'])
+    .orderBy('id')
+    .execute();
   const grants = await system.db.selectFrom('grants').select(['id', 'revoked_at']).orderBy('id').execute();
   return JSON.stringify({ clients, tokens, grants });
 }

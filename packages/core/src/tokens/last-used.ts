@@ -29,7 +29,10 @@ export class LastUsedRecorder {
    * respected) by `userAgent`; a map entry, written at the next flush.
    */
   record(tokenId: string, at: number, ip: string | null = null, userAgent: string | null = null): void {
-    const agent = userAgent === null || userAgent.length <= MAX_USER_AGENT_LENGTH ? userAgent : userAgent.slice(0, MAX_USER_AGENT_LENGTH);
+    const agent =
+      userAgent === null || userAgent.length <= MAX_USER_AGENT_LENGTH
+        ? userAgent
+        : userAgent.slice(0, MAX_USER_AGENT_LENGTH);
     this.#pending.set(tokenId, { at, ip, userAgent: agent });
   }
 
