@@ -16,6 +16,7 @@ import { DISCOVERY_PATH, discoveryRouter, OPENID_CONFIGURATION_PATH } from './en
 import { introspectRouter } from './endpoints/introspect/introspect.router.ts';
 import { JWKS_PATH, jwksRouter } from './endpoints/jwks/jwks.router.ts';
 import { logoutRouter } from './endpoints/logout/logout.router.ts';
+import { credentialsRevokeRouter } from './endpoints/credentials-revoke/credentials-revoke.router.ts';
 import { clientAuthRateLimits } from './endpoints/oauth-json/client-auth.rate-limit.ts';
 import { registerRouter } from './endpoints/register/register.router.ts';
 import { deviceAuthorizationRouter } from './endpoints/device-authorization/device-authorization.router.ts';
@@ -88,6 +89,8 @@ export function createAuthApp(given: AuthDeps): express.Express {
   // DV-*: RFC 8628 device authorization, server to server like the token endpoint.
   app.use(deviceAuthorizationRouter(deps, clientAuthLimits));
   app.use(userinfoRouter(deps));
+  // LK-*: leaked-credential reports, from anyone (secret scanners): no session, no CORS.
+  app.use(credentialsRevokeRouter(deps));
   app.use(accountRouter(deps));
 
   // Browser pages: sessions in the database, loaded only on these routes.

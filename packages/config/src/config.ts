@@ -48,6 +48,7 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_CREATE_PER_10_MINUTES: z.coerce.number().int().min(1).max(10_000).default(30),
+  RATE_LIMIT_CREDENTIALS_REVOKE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   MAX_CLIENTS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(100),
   MAX_TOKENS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(100),
   DEMO_ACCOUNT: flag(true),
@@ -110,6 +111,8 @@ export interface Config {
     readonly loginPerMinute: number;
     /** HD-14: clients and tokens one user may create through /account, together, per 10 minutes. */
     readonly createPer10Minutes: number;
+    /** LK-05: leak reports one address may send to /credentials/revoke per minute. */
+    readonly credentialsRevokePerMinute: number;
   };
   /**
    * HD-14: what one user may hold at once through /account (the operators' CLI is not capped).
@@ -272,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tokenPerMinute: e.RATE_LIMIT_TOKEN_PER_MINUTE,
       loginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
       createPer10Minutes: e.RATE_LIMIT_CREATE_PER_10_MINUTES,
+      credentialsRevokePerMinute: e.RATE_LIMIT_CREDENTIALS_REVOKE_PER_MINUTE,
     }),
     limits: Object.freeze({
       maxClientsPerUser: e.MAX_CLIENTS_PER_USER,

@@ -5,3 +5,4 @@ export * from './client-urls.ts';
 export * from './pages.ts';
 export * from './scopes.ts';
 export * from './resources.ts';
+export * from './security-log.ts';

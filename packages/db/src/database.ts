@@ -241,6 +241,22 @@ export interface Database {
   blocked_client_hosts: BlockedClientHostsTable;
   registration_tokens: RegistrationTokensTable;
   device_authorizations: DeviceAuthorizationsTable;
+  security_events: SecurityEventsTable;
+}
+
+/** AU-01: one event of a user's security log; append-only, never a secret in it. */
+export interface SecurityEventsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  actor: 'user' | 'operator' | 'reporter' | 'system';
+  actor_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  outcome: 'success' | 'failure';
+  created_at: number;
 }
 
 /** What repositories take as their first argument: the database or an open transaction. */

@@ -13,6 +13,7 @@ import * as resourceIndicators from './migrations/2026_12_01_000000_resource_ind
 import * as clientRegistration from './migrations/2026_12_02_000000_client_registration.ts';
 import * as deviceGrant from './migrations/2026_12_03_000000_device_grant.ts';
 import * as tokenDetails from './migrations/2026_12_04_000000_token_details.ts';
+import * as securityEvents from './migrations/2026_12_05_000000_security_events.ts';
 
 /**
  * Migrations are listed here rather than read from the folder so that they work the same
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_000000_client_registration': clientRegistration,
   '2026_12_03_000000_device_grant': deviceGrant,
   '2026_12_04_000000_token_details': tokenDetails,
+  '2026_12_05_000000_security_events': securityEvents,
 };
 
 /** Exported for the migration tests, which step down and up again. */
