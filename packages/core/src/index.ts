@@ -98,6 +98,14 @@ export {
   revokeResourceServer,
 } from './resources/resource-server-admin.service.ts';
 export type { NewResourceServer } from './resources/resource-server-admin.service.ts';
-export { listSecurityEvents, presentSecurityEvent, recordSecurityEvent } from './audit/security-events.ts';
-export type { NewSecurityEvent, RequestOrigin, SecurityEventFilter } from './audit/security-events.ts';
+export {
+  actorOrDefault,
+  inTransaction,
+  listSecurityEvents,
+  OPERATOR,
+  presentSecurityEvent,
+  recordActorEvent,
+  recordSecurityEvent,
+} from './audit/security-events.ts';
+export type { AuditActor, NewSecurityEvent, RequestOrigin, SecurityEventFilter } from './audit/security-events.ts';
 export { revokeReportedCredentials } from './leaks/revoke-reported.service.ts';

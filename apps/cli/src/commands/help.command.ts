@@ -34,6 +34,8 @@ export function helpText(): string {
     `  ${REGISTRATION_USAGE.tokenRevoke}    registrations with it are refused from now on`,
     `  ${TOKEN_USAGE.create}    prints token (shown once); default lifetime one year`,
     `  ${TOKEN_USAGE.list}`,
+    `  ${TOKEN_USAGE.update}    any user's token; '' clears the description; value, scopes and expiry unchanged`,
+    `  ${TOKEN_USAGE.roll}    prints the new token (shown once); the old one works until the overlap ends (default none)`,
     `  ${TOKEN_USAGE.revoke}`,
     `  ${GRANT_USAGE.list}    the applications the user authorized, one entry each`,
     `  ${GRANT_USAGE.revoke}    every grant and token of that application for the user; consent asked again`,

@@ -1,8 +1,19 @@
-import { createPersonalAccessToken, listAllTokens, presentAdminToken, revokeAccessToken } from '@latchkey/core';
 import {
+  createPersonalAccessToken,
+  listAllTokens,
+  presentAdminToken,
+  revokeAccessToken,
+  rollPersonalAccessToken,
+  updatePersonalAccessToken,
+} from '@latchkey/core';
+import {
+  DEFAULT_ROLL_OVERLAP,
+  isRollOverlap,
   isScope,
   MAX_TOKEN_LIFETIME_DAYS,
+  ROLL_OVERLAPS,
   THIRD_PARTY_SCOPES,
+  type RollOverlap,
   type Scope,
 } from '@latchkey/contracts';
 import type { Command } from '../command.ts';
@@ -11,8 +22,10 @@ import { UsageError } from '../usage-error.ts';
 import { requireOwner } from '../require-owner.ts';
 
 export const TOKEN_USAGE = {
-  create: `token create --owner <email> --name <name> [--expires-in-days <N>] [--scope <${THIRD_PARTY_SCOPES.join('|')}>]...`,
+  create: `token create --owner <email> --name <name> [--description <text>] [--expires-in-days <N>] [--scope <${THIRD_PARTY_SCOPES.join('|')}>]...`,
   list: 'token list --owner <email>',
+  update: 'token update <id> [--name <name>] [--description <text>]',
+  roll: `token roll <id> [--overlap ${Object.keys(ROLL_OVERLAPS).join('|')}]`,
   revoke: 'token revoke <id>',
 } as const;
 
@@ -39,6 +52,13 @@ function parseScopes(values: string[] | undefined): Scope[] | undefined {
   return values as Scope[] | undefined;
 }
 
+/** TR-11: `--overlap`, how long the old value keeps working after a roll (TR-03); `none` when absent. */
+function parseOverlap(value: string | undefined): RollOverlap {
+  if (value === undefined) return DEFAULT_ROLL_OVERLAP;
+  if (isRollOverlap(value)) return value;
+  throw new UsageError(`--overlap must be ${Object.keys(ROLL_OVERLAPS).join(', ')} (usage: ${TOKEN_USAGE.roll})`);
+}
+
 export function parseTokenCommand(action: string | undefined, args: string[]): Command {
   switch (action) {
     case 'create': {
@@ -47,6 +67,7 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
         {
           owner: { type: 'string' },
           name: { type: 'string' },
+          description: { type: 'string' },
           'expires-in-days': { type: 'string' },
           scope: { type: 'string', multiple: true },
         },
@@ -54,6 +75,8 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
       );
       const ownerEmail = requireOption(parsed, 'owner', TOKEN_USAGE.create);
       const name = requireOption(parsed, 'name', TOKEN_USAGE.create);
+      // TR-01, TR-11: optional; core checks its length and characters.
+      const description = optionalOption(parsed, 'description');
       const days = parseDays(optionalOption(parsed, 'expires-in-days'));
       const scopes = parseScopes(repeatedOption(parsed, 'scope'));
       return {
@@ -66,6 +89,7 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
           const created = await createPersonalAccessToken(context.db, clock, context.config.tokenTtlSeconds, {
             userId: owner.id,
             name,
+            description,
             ...(days === undefined ? {} : { expiresAt: now + days * DAY_MS }),
             scopes,
           });
@@ -83,6 +107,43 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
         },
       };
     }
+    case 'update': {
+      const parsed = parseOptions(
+        args,
+        { name: { type: 'string' }, description: { type: 'string' } },
+        TOKEN_USAGE.update,
+        1,
+      );
+      const [id] = parsed.positionals as [string];
+      const change = { name: optionalOption(parsed, 'name'), description: optionalOption(parsed, 'description') };
+      if (change.name === undefined && change.description === undefined) {
+        throw new UsageError(`nothing to change (usage: ${TOKEN_USAGE.update})`);
+      }
+      return {
+        // TR-11 (TR-02 for operators): any user's personal access token; `--description ''` clears it.
+        // Its value, scopes and expiry stay as they are.
+        run: async (context) =>
+          presentAdminToken(await updatePersonalAccessToken(context.db, context.clock, id, change)),
+      };
+    }
+    case 'roll': {
+      const parsed = parseOptions(args, { overlap: { type: 'string' } }, TOKEN_USAGE.roll, 1);
+      const [id] = parsed.positionals as [string];
+      const overlap = parseOverlap(optionalOption(parsed, 'overlap'));
+      return {
+        // TR-11 (TR-03): the new value is printed once here, with the new id; `previous` is the old
+        // token, which works until its expires_at (the overlap's end) or is revoked now (`none`).
+        // TR-04: a revoked, expired or already rolled token, or an application's, is refused (exit 1).
+        run: async (context) => {
+          const rolled = await rollPersonalAccessToken(context.db, context.clock, id, overlap);
+          return {
+            token: rolled.token,
+            ...presentAdminToken(rolled.summary),
+            previous: presentAdminToken(rolled.previous),
+          };
+        },
+      };
+    }
     case 'revoke': {
       const [id] = parseOptions(args, {}, TOKEN_USAGE.revoke, 1).positionals as [string];
       return {
@@ -91,6 +152,8 @@ export function parseTokenCommand(action: string | undefined, args: string[]): C
       };
     }
     default:
-      throw new UsageError(`unknown token command ${JSON.stringify(action ?? '')} (expected create, list or revoke)`);
+      throw new UsageError(
+        `unknown token command ${JSON.stringify(action ?? '')} (expected create, list, update, roll or revoke)`,
+      );
   }
 }

@@ -84,3 +84,42 @@ export function presentSecurityEvent(row: SecurityEventsTable): SecurityEventJso
     created_at: new Date(Number(row.created_at)).toISOString(),
   };
 }
+
+/**
+ * AU-04: who performs an operation, as the security log records it: a signed-in user (through
+ * the portal's account API or a page, with the request's address and User-Agent) or an operator
+ * (the CLI).
+ */
+export interface AuditActor {
+  kind: 'user' | 'operator';
+  /** The acting user, for `user`. */
+  userId?: string | undefined;
+  origin?: RequestOrigin | undefined;
+}
+
+/** The CLI's actor: an operator at the machine, no address. */
+export const OPERATOR: AuditActor = Object.freeze({ kind: 'operator' });
+
+/** The actor a service was given, or else the user it acts for (an account call) or an operator (no user). */
+export function actorOrDefault(actor: AuditActor | undefined, userId: string | undefined): AuditActor {
+  return actor ?? (userId === undefined ? OPERATOR : { kind: 'user', userId });
+}
+
+/** AU-02: `recordSecurityEvent` for an operation `actor` performed on `ownerId`'s account. */
+export function recordActorEvent(
+  db: Executor,
+  actor: AuditActor,
+  event: Omit<NewSecurityEvent, 'actor' | 'actorId' | 'origin'>,
+): Promise<void> {
+  return recordSecurityEvent(db, {
+    ...event,
+    actor: actor.kind,
+    actorId: actor.userId ?? null,
+    origin: actor.origin ?? null,
+  });
+}
+
+/** Runs `work` in `db`'s transaction, or in a new one: an operation and its event commit together. */
+export function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

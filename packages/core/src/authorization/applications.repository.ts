@@ -104,11 +104,21 @@ export async function liveGrantIds(db: Executor, grantIds: readonly string[], no
  */
 export async function lastUseByGrant(db: Executor, grantIds: readonly string[]): Promise<Map<string, LastUse>> {
   if (grantIds.length === 0) return new Map();
+  // The rows of each grant's latest use only: a long-lived grant has a token per refresh.
   const rows = await db
-    .selectFrom('access_tokens')
-    .select(['grant_id', 'last_used_at', 'last_used_ip', 'last_used_user_agent'])
-    .where('grant_id', 'in', grantIds)
-    .where('last_used_at', 'is not', null)
+    .selectFrom('access_tokens as t')
+    .innerJoin(
+      (eb) =>
+        eb
+          .selectFrom('access_tokens')
+          .select((inner) => ['grant_id', inner.fn.max('last_used_at').as('latest')])
+          .where('grant_id', 'in', grantIds)
+          .where('last_used_at', 'is not', null)
+          .groupBy('grant_id')
+          .as('x'),
+      (join) => join.onRef('x.grant_id', '=', 't.grant_id').onRef('x.latest', '=', 't.last_used_at'),
+    )
+    .select(['t.grant_id', 't.last_used_at', 't.last_used_ip', 't.last_used_user_agent'])
     .execute();
   const latest = new Map<string, LastUse>();
   for (const row of rows) {

@@ -23,6 +23,7 @@ import {
   markAccessTokenRevoked,
 } from './tokens.repository.ts';
 import { validateDescription, validateName } from '../text.ts';
+import { actorOrDefault, inTransaction, OPERATOR, recordActorEvent, type AuditActor } from '../audit/security-events.ts';
 
 /**
  * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
@@ -74,6 +75,8 @@ export interface NewPersonalAccessToken {
   maxActive?: number | undefined;
   /** SC-07: what the token may do; every third-party scope when unset. */
   scopes?: readonly Scope[] | undefined;
+  /** AU-11: who creates it, for the owner's security log; the user, or an operator when `maxActive` is unset. */
+  actor?: AuditActor | undefined;
 }
 
 function tokenLimitReached(cap: number): LimitReached {
@@ -97,6 +100,7 @@ export async function createPersonalAccessToken(
   input: NewPersonalAccessToken,
 ): Promise<CreatedPersonalAccessToken> {
   const name = validateName(input.name, 'token name');
+  // TR-01: optional, at most 300 characters of one line; blank is none.
   const description = input.description == null ? null : validateDescription(input.description);
   const now = clock.now();
   const expiresAt = input.expiresAt ?? now + tokenTtlSeconds * 1000;
@@ -121,14 +125,20 @@ export async function createPersonalAccessToken(
     expiresAt,
     scope: formatScope(scopes),
   });
+  // AU-02, AU-11: the token and its event in the owner's log commit together.
+  const actor = input.actor ?? (input.maxActive === undefined ? OPERATOR : { kind: 'user' as const, userId: input.userId });
+  const insert = async (trx: Executor) => {
+    await insertAccessToken(trx, row);
+    await recordTokenEvent(trx, actor, 'token.created', row, now);
+  };
   if (input.maxActive === undefined) {
-    await insertAccessToken(db, row);
+    await inTransaction(db, insert);
   } else {
     const inserted = await insertWithinCap(db, {
       userId: input.userId,
       cap: input.maxActive,
       count: (trx) => countActivePersonalAccessTokens(trx, input.userId, now),
-      insert: (trx) => insertAccessToken(trx, row),
+      insert,
     });
     if (!inserted) throw tokenLimitReached(input.maxActive);
   }
@@ -201,6 +211,7 @@ export async function revokeAccessToken(
   clock: Clock,
   tokenId: string,
   userId?: string,
+  actor?: AuditActor,
 ): Promise<TokenSummary> {
   const row = await findAccessTokenRowById(db, tokenId);
   if (!row || (userId !== undefined && row.user_id !== userId)) throw new NotFound('No such token.');
@@ -208,10 +219,23 @@ export async function revokeAccessToken(
   // The token and its grant together or not at all: a failure between them would leave a
   // revoked token whose refresh token still works.
   const revoke = async (trx: Executor) => {
-    await markAccessTokenRevoked(trx, row.id, now);
+    const revoked = await markAccessTokenRevoked(trx, row.id, now);
     if (row.grant_id !== null) await markGrantRevoked(trx, row.grant_id, now);
+    // AU-11: only the revocation that took effect is logged (RV-07: again is a no-op).
+    if (revoked) await recordTokenEvent(trx, actorOrDefault(actor, userId), 'token.revoked', row, now);
   };
-  await (db.isTransaction ? revoke(db) : db.transaction().execute(revoke));
+  await inTransaction(db, revoke);
   const after = (await listAccessTokenRows(db, { userId: row.user_id })).find((r) => r.id === row.id)!;
   return tokenRowToSummary(after, now);
+}
+
+/** AU-11: a token event in its owner's log; the target is the token's id, never its value. */
+export function recordTokenEvent(
+  trx: Executor,
+  actor: AuditActor,
+  type: 'token.created' | 'token.edited' | 'token.rolled' | 'token.revoked',
+  row: Pick<AccessTokensTable, 'id' | 'user_id'>,
+  at: number,
+): Promise<void> {
+  return recordActorEvent(trx, actor, { userId: row.user_id, type, target: { type: 'access_token', id: row.id }, at });
 }

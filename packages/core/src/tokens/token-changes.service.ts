@@ -3,9 +3,11 @@ import type { AccessTokensTable, Executor } from '@latchkey/db';
 import type { Clock } from '../clock.ts';
 import { InvalidRequest, NotFound } from '../errors.ts';
 import { validateDescription, validateName } from '../text.ts';
+import { actorOrDefault, inTransaction, type AuditActor } from '../audit/security-events.ts';
 import {
   newPersonalAccessTokenRow,
   newTokenSummary,
+  recordTokenEvent,
   type CreatedPersonalAccessToken,
 } from './access-tokens.service.ts';
 import { tokenRowToSummary, type TokenSummary } from './token.ts';
@@ -51,6 +53,7 @@ export async function updatePersonalAccessToken(
   tokenId: string,
   change: TokenDetailsChange,
   userId?: string,
+  actor?: AuditActor,
 ): Promise<TokenSummary> {
   const row = await ownPersonalAccessToken(db, tokenId, userId);
   const details: { name?: string; description?: string | null } = {};
@@ -58,8 +61,12 @@ export async function updatePersonalAccessToken(
   if (change.description !== undefined) {
     details.description = change.description === null ? null : validateDescription(change.description);
   }
-  await updateTokenDetails(db, row.id, details);
-  return summaryOf(db, row, clock.now());
+  const now = clock.now();
+  await inTransaction(db, async (trx) => {
+    await updateTokenDetails(trx, row.id, details);
+    await recordTokenEvent(trx, actorOrDefault(actor, userId), 'token.edited', row, now);
+  });
+  return summaryOf(db, row, now);
 }
 
 export interface RolledPersonalAccessToken extends CreatedPersonalAccessToken {
@@ -92,6 +99,7 @@ export async function rollPersonalAccessToken(
   tokenId: string,
   overlap: RollOverlap,
   userId?: string,
+  actor?: AuditActor,
 ): Promise<RolledPersonalAccessToken> {
   const old = await ownPersonalAccessToken(db, tokenId, userId);
   const now = clock.now();
@@ -106,10 +114,13 @@ export async function rollPersonalAccessToken(
   });
   const roll = async (trx: Executor): Promise<boolean> => {
     const claimed = await claimRoll(trx, old.id, row.id, now, now + ROLL_OVERLAPS[overlap], Number(old.expires_at));
-    if (claimed) await insertAccessToken(trx, row);
-    return claimed;
+    if (!claimed) return false;
+    await insertAccessToken(trx, row);
+    // AU-11: one event, on the old token, in the same transaction.
+    await recordTokenEvent(trx, actorOrDefault(actor, userId), 'token.rolled', old, now);
+    return true;
   };
-  const rolled = await (db.isTransaction ? roll(db) : db.transaction().execute(roll));
+  const rolled = await inTransaction(db, roll);
   if (!rolled) {
     const current = await findAccessTokenRowById(db, old.id);
     throw notRollable(current ?? old, now);

@@ -169,13 +169,15 @@ export async function findAccessTokenRowById(db: Executor, id: string): Promise<
   return db.selectFrom('access_tokens').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function markAccessTokenRevoked(db: Executor, id: string, at: number): Promise<void> {
-  await db
+/** True when this call revoked it; false when it already was (RV-07). */
+export async function markAccessTokenRevoked(db: Executor, id: string, at: number): Promise<boolean> {
+  const result = await db
     .updateTable('access_tokens')
     .set({ revoked_at: at })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export interface AccessTokenListRow extends AccessTokensTable {

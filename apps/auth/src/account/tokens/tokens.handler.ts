@@ -11,6 +11,7 @@ import {
 import { inSequence } from '@latchkey/http';
 import type { AuthDeps } from '../../deps.ts';
 import { creationRateLimit } from '../creation-rate-limit.ts';
+import { accountActor } from '../account-actor.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';
 import { validateBody } from '../validate-body.ts';
 import { daysFrom } from './token-expiry.ts';
@@ -45,16 +46,12 @@ export function tokensHandlers(deps: AuthDeps) {
           ...(expiresAt === undefined ? {} : { expiresAt }),
           maxActive: deps.config.limits.maxTokensPerUser,
           scopes: body.scopes,
+          actor: accountActor(req, res),
         });
         res.status(201).json(presentCreatedToken(created));
       },
     ]),
 
-    /**
-     * POST /account/tokens/:id/revoke: the token is refused from the next request on (RV-01);
-     * an OAuth access token takes its grant, and so its refresh token, with it (RV-02).
-     * Revoking again is a no-op answered 200 (RV-07); another user's token is 404.
-     */
     /**
      * PATCH /account/tokens/:id (TR-02): a personal access token's name or description; its value,
      * scopes and expiry never change. Another user's token, or an unknown id, is 404.
@@ -67,6 +64,7 @@ export function tokensHandlers(deps: AuthDeps) {
         String(req.params.id),
         body,
         principalOf(res).userId,
+        accountActor(req, res),
       );
       res.json(presentToken(token));
     },
@@ -86,13 +84,25 @@ export function tokensHandlers(deps: AuthDeps) {
           String(req.params.id),
           body.overlap,
           principalOf(res).userId,
+          accountActor(req, res),
         );
         res.status(201).json(presentCreatedToken(rolled));
       },
     ]),
 
+    /**
+     * POST /account/tokens/:id/revoke: the token is refused from the next request on (RV-01);
+     * an OAuth access token takes its grant, and so its refresh token, with it (RV-02).
+     * Revoking again is a no-op answered 200 (RV-07); another user's token is 404.
+     */
     async revokeToken(req: Request, res: Response): Promise<void> {
-      const token = await revokeAccessToken(deps.db, deps.clock, String(req.params.id), principalOf(res).userId);
+      const token = await revokeAccessToken(
+        deps.db,
+        deps.clock,
+        String(req.params.id),
+        principalOf(res).userId,
+        accountActor(req, res),
+      );
       res.json(presentToken(token));
     },
   };
