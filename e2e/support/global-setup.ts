@@ -125,6 +125,9 @@ export async function startWholeSystem(
   settings: Record<string, string> = {},
 ): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-e2e-'));
+  // The workers inherit it: a journey that must stand for time passing edits the database
+  // there (e2e/support/database.ts). Unset when the suite runs against a system already running.
+  process.env.E2E_DATA_DIR = dataDir;
   const logFile = join(dataDir, 'system.log');
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, ['scripts/start.ts'], {

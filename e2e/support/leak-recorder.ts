@@ -15,8 +15,8 @@ import type { BrowserContext, Page, Response } from '@playwright/test';
 const SESSION_TOKEN = /(?<![0-9A-Za-z_-])lk[or]_[0-9A-Za-z]{4,}/;
 /** A PAT or client secret; allowed only in its creation response. */
 const SHOWN_ONCE = /(?<![0-9A-Za-z_-])lk[ps]_[0-9A-Za-z]{4,}/;
-/** Where a PAT, a client or a further client secret (SR-01) is created. */
-const CREATION = /\/bff\/api\/(tokens|clients|clients\/[^/]+\/secrets)$/;
+/** Where a PAT, a client or a further client secret (SR-01) is created, or a PAT rolled (TR-12). */
+const CREATION = /\/bff\/api\/(tokens|tokens\/[^/]+\/roll|clients|clients\/[^/]+\/secrets)$/;
 
 export interface SeenResponse {
   url: string;

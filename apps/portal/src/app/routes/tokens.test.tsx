@@ -8,10 +8,16 @@ import { cacheContents, expectSignInRedirect, renderApp, screen } from '../../te
 const TOKEN_VALUE = 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz';
 
 describe('API tokens page', () => {
-  it("lists personal tokens with name, last 4 characters, dates, status, and marks those expiring within 7 days; an application's tokens are not rows here", async () => {
+  it("TR-09 lists personal tokens with name, last 4 characters, dates, status, and marks those that expire soon; an application's tokens are not rows here", async () => {
     db.tokens = [
       makeToken({ name: 'CI deploys', last4: 'a1B2', last_used_at: iso(NOW - 2 * DAY) }),
-      makeToken({ name: 'Laptop script', last4: 'Zz99', expires_at: iso(NOW + 3 * DAY) }),
+      // A 30-day token with 3 days left expires soon (TR-09).
+      makeToken({
+        name: 'Laptop script',
+        last4: 'Zz99',
+        created_at: iso(NOW - 27 * DAY),
+        expires_at: iso(NOW + 3 * DAY),
+      }),
       makeToken({ name: 'Old one', last4: 'Qq11', status: 'revoked' }),
       makeToken({ name: 'Old laptop', last4: 'Ex01', status: 'expired', expires_at: iso(NOW - DAY) }),
       makeToken({ name: 'Acme Dashboard', kind: 'oauth', last4: 'Oa0A' }),
@@ -30,12 +36,12 @@ describe('API tokens page', () => {
     expect(ci.getByText('CI deploys')).toBeTruthy();
     expect(rows[0]!.textContent).toContain('…a1B2');
     expect(ci.getByText('Active')).toBeTruthy();
-    expect(ci.queryByText('Never')).toBeNull();
+    expect(ci.queryByText('Never used')).toBeNull();
     expect(ci.queryByText('Expires soon')).toBeNull();
     expect(ci.getByRole('button', { name: 'Revoke' })).toBeTruthy();
 
     expect(within(rows[1]!).getByText('Expires soon')).toBeTruthy();
-    expect(within(rows[1]!).getByText('Never')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Never used')).toBeTruthy();
 
     expect(within(rows[2]!).getByText('Revoked')).toBeTruthy();
     expect(within(rows[2]!).queryByRole('button', { name: 'Revoke' })).toBeNull();
@@ -370,7 +376,7 @@ describe('Authorized applications on the API tokens page', () => {
     expect(rows[0]!.textContent).toContain('Photo Printer');
     expect(rows[0]!.textContent).toContain('by Dev Eloper');
     expect(within(rows[0]!).getByText('4')).toBeTruthy();
-    expect(within(rows[0]!).queryByText('Never')).toBeNull();
+    expect(within(rows[0]!).queryByText('Never used')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Authorized applications' })).toBeTruthy();
   });
 

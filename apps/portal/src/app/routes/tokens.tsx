@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { RegionErrorBoundary } from '../../components/region-error-boundary.tsx';
 import { ApplicationsList } from '../../features/applications/components/applications-list.tsx';
 import { CreateTokenDialog } from '../../features/tokens/components/create-token-dialog.tsx';
+import { ExpiringSoonBanner } from '../../features/tokens/components/expiring-soon-banner.tsx';
 import { TokensList } from '../../features/tokens/components/tokens-list.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
@@ -23,6 +24,8 @@ export function TokensRoute() {
         }
       />
       <RegionErrorBoundary title="Could not show your API tokens">
+        {/* TR-10: above the list, while any token expires soon. */}
+        <ExpiringSoonBanner />
         <TokensList />
       </RegionErrorBoundary>
       <section className="page-section" aria-labelledby={applicationsHeading}>

@@ -59,13 +59,17 @@ export function makeToken(overrides: Partial<TokenJson> = {}): TokenJson {
   return {
     id: overrides.id ?? `tok_${Math.random().toString(36).slice(2, 12)}`,
     name: 'CI deploys',
+    description: null,
     kind: 'pat',
     last4: 'a1B2',
     created_at: iso(NOW - 10 * DAY),
     expires_at: iso(NOW + 355 * DAY),
     last_used_at: null,
+    last_used_ip: null,
+    last_used_user_agent: null,
     status: 'active',
     scopes: ['profile', 'email'],
+    replaced_by: null,
     ...overrides,
   };
 }
@@ -77,6 +81,8 @@ export function makeApplication(overrides: Partial<ApplicationJson> = {}): Appli
     owner_name: 'Dev Eloper',
     first_authorized_at: iso(NOW - 20 * DAY),
     last_used_at: null,
+    last_used_ip: null,
+    last_used_user_agent: null,
     active_grants: 1,
     scopes: ['profile', 'email'],
     registration: 'registered',

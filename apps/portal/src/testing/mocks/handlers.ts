@@ -8,8 +8,11 @@ import {
 } from 'msw';
 import {
   BFF_ACCOUNT_BASE,
+  isRollOverlap,
   isScope,
   MAX_CLIENT_SECRETS,
+  MAX_DESCRIPTION_LENGTH,
+  ROLL_OVERLAPS,
   SCOPES,
   SECRET_EXPIRIES,
   THIRD_PARTY_SCOPES,
@@ -27,8 +30,10 @@ import type {
   CreatedTokenJson,
   ErrorJson,
   SessionJson,
+  RollTokenRequest,
   TokenJson,
   UpdateClientRequest,
+  UpdateTokenRequest,
 } from '@latchkey/contracts';
 import { db, iso, makeClient, makeSecret, makeToken } from './db.ts';
 
@@ -69,6 +74,9 @@ function accountRoute<P extends AccountPath>(
   if (method === 'PATCH') return http.patch(url, resolver);
   return http.post(url, resolver);
 }
+
+/** The value a roll hands out, as the account API does once (TR-03). */
+export const ROLLED_TOKEN_VALUE = 'lkp_ROLLEDvalueROLLEDvalueROLLEDvalu34Rr';
 
 /** The new secret the mock hands out, as the account API does once (SR-01). */
 export const NEW_CLIENT_SECRET = 'lks_NEWsecretNEWsecretNEWsecret0n3W5';
@@ -256,6 +264,7 @@ export const handlers = [
   accountRoute('POST', '/tokens', async ({ request }) => {
     const body = (await record(request)) as {
       name?: string;
+      description?: string | null;
       expires_in_days?: number;
       expires_at?: string;
       scopes?: string[];
@@ -263,6 +272,9 @@ export const handlers = [
     const refused = guard(request);
     if (refused) return refused;
     if (!body.name) return validationFailed('name', 'Enter a token name of 1 to 100 characters.');
+    if ((body.description?.length ?? 0) > MAX_DESCRIPTION_LENGTH) {
+      return validationFailed('description', `The description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`);
+    }
     // SC-07, as the account API answers: known third-party scopes, at least one; all when absent.
     const scopes = body.scopes ?? [...THIRD_PARTY_SCOPES];
     if (scopes.length === 0) return validationFailed('scopes', 'Choose at least one scope.');
@@ -272,6 +284,7 @@ export const handlers = [
     const expiresAt = body.expires_at ?? iso(Date.now() + (body.expires_in_days ?? 365) * 24 * 60 * 60 * 1000);
     const token = makeToken({
       name: body.name,
+      description: body.description || null,
       last4: 'WxYz',
       created_at: iso(Date.now()),
       expires_at: expiresAt,
@@ -282,6 +295,55 @@ export const handlers = [
       { token, value: 'lkp_TOKENvalueTOKENvalueTOKENva12WxYz' },
       { status: 201 },
     );
+  }),
+
+  accountRoute('PATCH', '/tokens/:id', async ({ request, params }) => {
+    const body = (await record(request)) as UpdateTokenRequest;
+    const refused = guard(request);
+    if (refused) return refused;
+    const token = db.tokens.find((t) => t.id === params.id);
+    if (!token) return refusal(404, 'not_found', 'No such token.');
+    if (token.kind !== 'pat') return refusal(400, 'invalid_request', "An application's access token cannot be edited.");
+    // TR-02, as the account API answers: a bad field changes nothing.
+    if (body.name !== undefined && body.name.trim() === '') {
+      return validationFailed('name', 'Enter a token name of 1 to 100 characters.');
+    }
+    if (body.description?.includes('example.invalid')) {
+      return validationFailed('description', 'The description must not mention example.invalid.');
+    }
+    if (body.name !== undefined) token.name = body.name;
+    if (body.description !== undefined) token.description = body.description || null;
+    return HttpResponse.json<TokenJson>(token);
+  }),
+
+  accountRoute('POST', '/tokens/:id/roll', async ({ request, params }) => {
+    const body = ((await record(request)) ?? {}) as RollTokenRequest;
+    const refused = guard(request);
+    if (refused) return refused;
+    const old = db.tokens.find((t) => t.id === params.id);
+    if (!old) return refusal(404, 'not_found', 'No such token.');
+    const overlap = body.overlap ?? 'none';
+    if (!isRollOverlap(overlap)) return validationFailed('overlap', 'overlap must be one of none, 1h, 24h, 7d.');
+    // TR-04, as the account API answers: only an active token that was never rolled.
+    if (old.status !== 'active' || old.replaced_by !== null) {
+      return refusal(400, 'invalid_request', 'This token was already rolled: roll the token that replaced it.');
+    }
+    // TR-03: same name, description, scopes and lifetime; the old value works for the overlap, or stops now.
+    const now = Date.now();
+    const lifetime = Date.parse(old.expires_at) - Date.parse(old.created_at);
+    const token = makeToken({
+      name: old.name,
+      description: old.description,
+      last4: ROLLED_TOKEN_VALUE.slice(-4),
+      created_at: iso(now),
+      expires_at: iso(now + lifetime),
+      scopes: old.scopes,
+    });
+    old.replaced_by = token.id;
+    if (overlap === 'none') old.status = 'revoked';
+    else old.expires_at = iso(Math.min(Date.parse(old.expires_at), now + ROLL_OVERLAPS[overlap]));
+    db.tokens.unshift(token);
+    return HttpResponse.json<CreatedTokenJson>({ token, value: ROLLED_TOKEN_VALUE }, { status: 201 });
   }),
 
   accountRoute('POST', '/tokens/:id/revoke', async ({ request, params }) => {

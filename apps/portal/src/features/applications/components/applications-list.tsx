@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
+import { LastUsed } from '../../../components/last-used.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
 import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
 import { Time } from '../../../components/time.tsx';
@@ -64,7 +65,12 @@ export function ApplicationsList() {
         columns={['Application', 'Scopes', 'First authorized', 'Last used', 'Active sign-ins', '']}
       >
         {applications.data.map((app) => (
-          <ApplicationRow key={app.client_id} app={app} onRevoke={() => openRevoke(app)} />
+          <ApplicationRow
+            key={app.client_id}
+            app={app}
+            now={applications.dataUpdatedAt}
+            onRevoke={() => openRevoke(app)}
+          />
         ))}
       </DataTable>
       {revoking ? (
@@ -87,7 +93,16 @@ export function ApplicationsList() {
   );
 }
 
-function ApplicationRow({ app, onRevoke }: { app: AuthorizedApplication; onRevoke: () => void }) {
+function ApplicationRow({
+  app,
+  now,
+  onRevoke,
+}: {
+  app: AuthorizedApplication;
+  /** When the list was fetched (ms): what "2 days ago" is measured from. */
+  now: number;
+  onRevoke: () => void;
+}) {
   const nameId = useId();
   return (
     <tr>
@@ -107,7 +122,8 @@ function ApplicationRow({ app, onRevoke }: { app: AuthorizedApplication; onRevok
         <Time value={app.first_authorized_at} />
       </td>
       <td data-label="Last used">
-        {app.last_used_at ? <Time value={app.last_used_at} /> : <span className="muted">Never</span>}
+        {/* TR-15: when, from where and with what its tokens were last used. */}
+        <LastUsed at={app.last_used_at} ip={app.last_used_ip} userAgent={app.last_used_user_agent} now={now} />
       </td>
       <td data-label="Active sign-ins">{app.active_grants}</td>
       <td data-label="" className="cell-actions">

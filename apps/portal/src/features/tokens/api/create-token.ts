@@ -6,6 +6,8 @@ import { tokensQueryOptions, type AccessToken } from './get-tokens.ts';
 
 export interface NewToken {
   name: string;
+  /** TR-01: what the token is for; blank sends none. */
+  description: string;
   expiration: ExpirationRequest;
   /** SC-07: what the token may do; the dialog starts with every third-party scope ticked. */
   scopes: Scope[];
@@ -15,7 +17,12 @@ export type CreatedToken = CreatedTokenJson;
 
 /** POST /bff/api/tokens: the only response that ever carries the token's value. */
 export function createToken(input: NewToken): Promise<CreatedToken> {
-  const json: CreateTokenRequest = { name: input.name, ...input.expiration, scopes: input.scopes };
+  const json: CreateTokenRequest = {
+    name: input.name,
+    ...(input.description && { description: input.description }),
+    ...input.expiration,
+    scopes: input.scopes,
+  };
   return accountRequest('POST', '/tokens', { json });
 }
 

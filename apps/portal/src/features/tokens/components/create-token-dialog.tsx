@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH, THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
+import { THIRD_PARTY_SCOPES, type Scope } from '@latchkey/contracts';
 import { useRef, useState } from 'react';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { Field } from '../../../components/field.tsx';
@@ -16,22 +16,18 @@ import {
   validateCustomDate,
   type ExpirationChoice,
 } from '../expiration/expiration.ts';
+import { validateTokenDescription, validateTokenName } from '../validation/token-details.ts';
 import { ScopeChoices } from './scope-choices.tsx';
+import { TokenDescriptionField, TokenNameField } from './token-fields.tsx';
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
 const SERVER_FIELDS = {
   name: 'name',
+  description: 'description',
   expires_at: 'expiration',
   expires_in_days: 'expiration',
   scopes: 'scopes',
 } as const;
-
-function validateName(value: string): string | undefined {
-  const name = value.trim();
-  if (name.length === 0) return 'Enter a token name.';
-  if (name.length > MAX_NAME_LENGTH) return `Use at most ${MAX_NAME_LENGTH} characters.`;
-  return undefined;
-}
 
 /** SC-07: a token needs at least one scope; the server says the same (core's ValidationFailed). */
 function validateScopes(scopes: readonly Scope[]): string | undefined {
@@ -39,7 +35,7 @@ function validateScopes(scopes: readonly Scope[]): string | undefined {
 }
 
 /**
- * Generate token → Token name, Expiration, Scopes → Generate token → the token, shown once. Render it
+ * Generate token → Token name, Description (TR-01), Expiration, Scopes → Generate token → the token, shown once. Render it
  * only while open: closing unmounts it, and the token's value goes with it.
  */
 export function CreateTokenDialog({ onClose }: { onClose: () => void }) {
@@ -74,18 +70,21 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }) {
 function TokenForm({ onCreated, onCancel }: { onCreated: (created: CreatedToken) => void; onCancel: () => void }) {
   const [today] = useState(() => new Date());
   const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
   const [choice, setChoice] = useState<ExpirationChoice>(DEFAULT_EXPIRATION);
   const [customDate, setCustomDate] = useState('');
   const [scopes, setScopes] = useState<Scope[]>([...THIRD_PARTY_SCOPES]);
   const nameRef = useRef<HTMLInputElement>(null);
+  const descriptionRef = useRef<HTMLTextAreaElement>(null);
   const expirationRef = useRef<HTMLSelectElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
   const scopesRef = useRef<HTMLFieldSetElement>(null);
   const fieldErrors = useFieldErrors({
-    fields: ['name', 'expiration', 'scopes'],
+    fields: ['name', 'description', 'expiration', 'scopes'],
     serverFields: SERVER_FIELDS,
     focus: (field) => {
       if (field === 'scopes') return scopesRef.current?.querySelector('input')?.focus();
+      if (field === 'description') return descriptionRef.current?.focus();
       // With Custom date, the expiration's message is shown under the date, not the select.
       (field === 'name' ? nameRef : choice === 'custom' ? dateRef : expirationRef).current?.focus();
     },
@@ -97,13 +96,19 @@ function TokenForm({ onCreated, onCancel }: { onCreated: (created: CreatedToken)
 
   function submit(): void {
     const found = {
-      name: validateName(name),
+      name: validateTokenName(name),
+      description: validateTokenDescription(description),
       expiration: choice === 'custom' ? validateCustomDate(customDate, today) : undefined,
       scopes: validateScopes(scopes),
     };
     if (fieldErrors.show(found)) return;
     createToken.mutate(
-      { name: name.trim(), expiration: expirationRequest(choice, customDate), scopes },
+      {
+        name: name.trim(),
+        description: description.trim(),
+        expiration: expirationRequest(choice, customDate),
+        scopes,
+      },
       { onError: fieldErrors.showServerError },
     );
   }
@@ -116,24 +121,24 @@ function TokenForm({ onCreated, onCancel }: { onCreated: (created: CreatedToken)
       onSubmit={submit}
       onCancel={onCancel}
     >
-      <Field label="Token name" error={errors.name} hint="What the token is for, such as “CI deploys”.">
-        {(control) => (
-          <input
-            {...control}
-            ref={nameRef}
-            name="name"
-            type="text"
-            autoComplete="off"
-            maxLength={MAX_NAME_LENGTH + 20}
-            value={name}
-            onChange={(event) => {
-              setName(event.target.value);
-              fieldErrors.clear('name');
-            }}
-            data-autofocus
-          />
-        )}
-      </Field>
+      <TokenNameField
+        value={name}
+        error={errors.name}
+        ref={nameRef}
+        onChange={(value) => {
+          setName(value);
+          fieldErrors.clear('name');
+        }}
+      />
+      <TokenDescriptionField
+        value={description}
+        error={errors.description}
+        ref={descriptionRef}
+        onChange={(value) => {
+          setDescription(value);
+          fieldErrors.clear('description');
+        }}
+      />
       <Field
         label="Expiration"
         error={choice === 'custom' ? undefined : errors.expiration}

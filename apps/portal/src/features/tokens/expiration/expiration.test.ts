@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  customDateRange,
-  expirationRequest,
-  isExpiringSoon,
-  parseDateInputValue,
-  validateCustomDate,
-} from './expiration.ts';
+import { customDateRange, expirationRequest, parseDateInputValue, validateCustomDate } from './expiration.ts';
 
-const DAY = 24 * 60 * 60 * 1000;
 const today = new Date(2026, 10, 20, 15, 30); // 20 Nov 2026, local time
 
 describe('token expiration choices', () => {
@@ -37,14 +30,5 @@ describe('token expiration choices', () => {
     expect(parseDateInputValue('2028-02-29')?.getDate()).toBe(29);
     expect(parseDateInputValue('2027-02-29')).toBeUndefined();
     expect(parseDateInputValue('27-02-01')).toBeUndefined();
-  });
-
-  it('marks active tokens that expire within 7 days', () => {
-    const now = Date.parse('2026-11-20T12:00:00Z');
-    const at = (ms: number) => new Date(ms).toISOString();
-    expect(isExpiringSoon({ status: 'active', expires_at: at(now + 7 * DAY) }, now)).toBe(true);
-    expect(isExpiringSoon({ status: 'active', expires_at: at(now + 7 * DAY + 1000) }, now)).toBe(false);
-    expect(isExpiringSoon({ status: 'revoked', expires_at: at(now + DAY) }, now)).toBe(false);
-    expect(isExpiringSoon({ status: 'expired', expires_at: at(now - DAY) }, now)).toBe(false);
   });
 });

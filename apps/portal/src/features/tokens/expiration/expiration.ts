@@ -8,8 +8,6 @@ import { MAX_TOKEN_LIFETIME_DAYS } from '@latchkey/contracts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The server's ceiling on a token's lifetime (five years), mirrored for instant feedback. */
 export const MAX_LIFETIME_DAYS = MAX_TOKEN_LIFETIME_DAYS;
-/** Active tokens this close to expiry are marked on the list. */
-export const EXPIRING_SOON_DAYS = 7;
 
 export const EXPIRATION_CHOICES = [
   { value: '7', label: '7 days', days: 7 },
@@ -77,9 +75,4 @@ export function expiryPreview(choice: ExpirationChoice, customDate: string, now:
   const preset = EXPIRATION_CHOICES.find((option) => option.value === choice);
   if (preset?.days !== undefined) return new Date(now.getTime() + preset.days * DAY_MS);
   return parseDateInputValue(customDate);
-}
-
-export function isExpiringSoon(token: { status: string; expires_at: string }, now: number): boolean {
-  if (token.status !== 'active') return false;
-  return Date.parse(token.expires_at) - now <= EXPIRING_SOON_DAYS * DAY_MS;
 }
