@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
 import type { RollOverlap, SecretExpiry } from './limits.ts';
+import { securityEventJson } from './security-log.ts';
 
 /**
  * The account API (DD-8), written once: what the authorization server's `/account/*`
@@ -263,6 +264,16 @@ export function toApplicationJson(app: AuthorizedApplication): ApplicationJson {
   };
 }
 
+/**
+ * GET /account/security-log (AU-05): a page of the user's security log, newest first, and the
+ * cursor of the next page (`before`), null on the last. Query: `type` (one event type), `before`
+ * (a cursor from `next`), `limit` (1 to 100, 50 by default).
+ */
+export const securityLogJson = z.object({ events: z.array(securityEventJson), next: z.nullable(z.string()) });
+export type SecurityLogJson = z.infer<typeof securityLogJson>;
+export const SECURITY_LOG_QUERY = ['type', 'before', 'limit'] as const;
+export const SECURITY_LOG_PAGE_SIZE = 50;
+
 /** Every refusal of the account endpoints and the BFF: a code, a readable description, the field at fault. */
 export const errorJson = z.object({
   error: z.string(),
@@ -292,7 +303,13 @@ export const ACCOUNT_ROUTES = [
   { path: '/tokens/:id/revoke', answers: { POST: tokenJson } },
   { path: '/applications', answers: { GET: applicationList } },
   { path: '/applications/:id/revoke', answers: { POST: applicationJson } },
+  { path: '/security-log', answers: { GET: securityLogJson }, query: SECURITY_LOG_QUERY },
 ] as const;
+
+/** The query parameters a route takes, which the BFF forwards (and no others); none when absent. */
+export function queryOf(route: AccountRoute): readonly string[] {
+  return 'query' in route ? route.query : [];
+}
 
 export type AccountRoute = (typeof ACCOUNT_ROUTES)[number];
 export type AccountPath = AccountRoute['path'];

@@ -16,6 +16,7 @@ import { jsonBody, optionalJsonBody } from './json-body.middleware.ts';
 import { getMe } from './me/me.handler.ts';
 import { requirePortalToken } from './require-portal-token.middleware.ts';
 import { applicationsHandlers } from './applications/applications.handler.ts';
+import { securityLogHandler } from './security-log/security-log.handler.ts';
 import { tokensHandlers } from './tokens/tokens.handler.ts';
 
 /**
@@ -61,6 +62,7 @@ export function accountRouter(deps: AuthDeps): Router {
     '/tokens/:id/roll': { POST: [optionalJsonBody, tokens.rollToken] },
     '/applications': { GET: [applications.listApplications] },
     '/applications/:id/revoke': { POST: [applications.revokeApplication] },
+    '/security-log': { GET: [securityLogHandler(deps)] },
   };
 
   // Credentials and account data are never cached, answers and errors alike (TS-04, P-04).

@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '@latchkey/config';
-import { ACCOUNT_BASE, ACCOUNT_ROUTES, BFF_ACCOUNT_BASE, allowedMethods } from '@latchkey/contracts';
+import { ACCOUNT_BASE, ACCOUNT_ROUTES, BFF_ACCOUNT_BASE, allowedMethods, queryOf } from '@latchkey/contracts';
 import { NotFound } from '@latchkey/core';
 import { MethodNotAllowed } from '@latchkey/http';
 import { requireSignIn, type SessionTokens } from '../session/session-tokens.ts';
@@ -25,6 +25,20 @@ function paramOf(req: Request, name: string, path: string): string {
     typeof id === 'string' && (ID.test(id) || (path === APPLICATION_ID_ROUTE && METADATA_DOCUMENT_ID.test(id)));
   if (!wellFormed) throw new NotFound('No such endpoint.');
   return encodeURIComponent(id);
+}
+
+/**
+ * The query parameters the route takes (the table's `query`), each once and as text, encoded
+ * again: the upstream sees no other parameter, and none can change its path (BF-PX-01).
+ */
+function queryString(req: Request, names: readonly string[]): string {
+  const params = new URLSearchParams();
+  for (const name of names) {
+    const value = req.query[name];
+    if (typeof value === 'string') params.set(name, value);
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 function allowOnly(allow: string): RequestHandler {
@@ -56,8 +70,9 @@ export function accountProxyRouter(deps: AccountProxyDeps): Router {
     PATCH: [...deps.portalRequest, deps.session, requireSignIn, rawBody],
   };
   for (const route of ACCOUNT_ROUTES) {
+    const query = queryOf(route);
     const target = (req: Request) =>
-      `${base}${route.path.replace(/:(\w+)/g, (_, name: string) => paramOf(req, name, route.path))}`;
+      `${base}${route.path.replace(/:(\w+)/g, (_, name: string) => paramOf(req, name, route.path))}${queryString(req, query)}`;
     const forward = forwardTo(deps.tokens, deps.upstream, 'authorization server', target);
     const methods = Object.keys(route.answers) as Array<keyof typeof chains>;
     for (const method of methods) {

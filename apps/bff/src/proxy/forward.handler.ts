@@ -2,7 +2,13 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import express, { type Request, type RequestHandler } from 'express';
 import { signedInSessionOf, type SessionTokens, type SignedInSession } from '../session/session-tokens.ts';
 import { BODY_LIMIT_BYTES } from './request-body.ts';
-import { FORWARDED_REQUEST_HEADERS, type CallUpstream, type UpstreamAnswer, type UpstreamRequest } from './upstream.ts';
+import {
+  CLIENT_ADDRESS_HEADER,
+  FORWARDED_REQUEST_HEADERS,
+  type CallUpstream,
+  type UpstreamAnswer,
+  type UpstreamRequest,
+} from './upstream.ts';
 
 /** The body as bytes, forwarded unchanged: the upstream validates it (e.g. a raw newline in a GraphQL string). */
 export const rawBody: RequestHandler = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
@@ -31,6 +37,8 @@ export interface Forward {
   upstream: UpstreamRequest['upstream'];
   /** The browser's request headers; only the allowlist goes on. */
   headers: IncomingHttpHeaders;
+  /** The browser's address (AU-04), sent as CLIENT_ADDRESS_HEADER. */
+  clientAddress?: string | undefined;
   body: Buffer | undefined;
 }
 
@@ -47,6 +55,7 @@ export function forwardWithSession(
   const body = forward.body !== undefined && forward.body.length > 0 ? forward.body : undefined;
   const headers = forwardedHeaders(forward.headers);
   if (body === undefined) delete headers['content-type'];
+  if (forward.clientAddress !== undefined) headers[CLIENT_ADDRESS_HEADER] = forward.clientAddress;
   return tokens.withAccessToken(session, (accessToken) =>
     upstream({ url: forward.url, method: forward.method, accessToken, headers, body, upstream: forward.upstream }),
   );
@@ -68,6 +77,7 @@ export function forwardTo(
       method: req.method === 'POST' || req.method === 'PATCH' ? req.method : 'GET',
       upstream: name,
       headers: req.headers,
+      clientAddress: req.ip,
       body: Buffer.isBuffer(req.body) ? req.body : undefined,
     });
     relay(res, answer);

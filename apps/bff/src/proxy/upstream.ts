@@ -25,8 +25,20 @@ export interface UpstreamAnswer {
   body: Buffer;
 }
 
-/** BBA "Proxy Restrictions": only these request headers go upstream; never the browser's cookie. */
-export const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept'] as const;
+/**
+ * BBA "Proxy Restrictions": only these request headers go upstream; never the browser's cookie.
+ * The User-Agent goes on so the security log (AU-04) and the API's last use (TR-06) name the
+ * person's browser, not the BFF.
+ */
+export const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'user-agent'] as const;
+
+/**
+ * AU-04, TR-06: the browser's address (the BFF's `req.ip`, TRUST_PROXY respected), which the BFF
+ * sets on every upstream call (a value the browser sent is never forwarded). The authorization
+ * server and the API believe it only from a caller holding the portal's own token, which only the
+ * BFF has.
+ */
+export const CLIENT_ADDRESS_HEADER = 'latchkey-client-address';
 /** Only these response headers come back; Cache-Control is the BFF's own (no-store). */
 export const RELAYED_RESPONSE_HEADERS = ['content-type', 'retry-after'] as const;
 

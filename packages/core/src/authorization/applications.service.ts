@@ -3,6 +3,7 @@ import type { ClientRegistration, Db } from '@latchkey/db';
 import { hostOfClientId } from '../clients/blocked-hosts.ts';
 import type { Clock } from '../clock.ts';
 import { NotFound } from '../errors.ts';
+import { OPERATOR, recordActorEvent, type AuditActor } from '../audit/security-events.ts';
 import {
   lastUseByGrant,
   listConsentsToApplications,
@@ -84,17 +85,28 @@ export async function listAuthorizedApplications(
  * this client for this user, and the consent, in one transaction. Its tokens are refused from the
  * next request on; the next authorization shows the consent page again. Other users of the
  * same client keep theirs. A client the user has not authorized (unknown, another user's, the
- * portal's own, or already revoked) is NotFound and nothing changes (AA-06).
+ * portal's own, or already revoked) is NotFound and nothing changes (AA-06). AU-13:
+ * `application.revoked` goes in the user's log in the same transaction (AU-02), by `actor`: the
+ * account API passes the signed-in user; without one (the CLI's `grant revoke`), an operator.
  */
 export async function revokeApplicationAccess(
   db: Db,
   clock: Clock,
   userId: string,
   clientId: string,
+  actor?: AuditActor,
 ): Promise<AuthorizedApplication> {
   const [app] = await listAuthorizedApplications(db, clock, userId, clientId);
   if (app === undefined) throw new NotFound('No such authorized application.');
   const now = clock.now();
-  await db.transaction().execute((trx) => revokeEverythingOfClientForUser(trx, userId, clientId, now));
+  await db.transaction().execute(async (trx) => {
+    await revokeEverythingOfClientForUser(trx, userId, clientId, now);
+    await recordActorEvent(trx, actor ?? OPERATOR, {
+      userId,
+      type: 'application.revoked',
+      target: { type: 'client', id: clientId },
+      at: now,
+    });
+  });
   return { ...app, activeGrants: 0, scopes: [] };
 }

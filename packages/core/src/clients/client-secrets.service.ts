@@ -5,6 +5,8 @@ import type { Clock } from '../clock.ts';
 import { Conflict, NotFound, SecretLimitReached } from '../errors.ts';
 import { IdPrefix, newId } from '../ids.ts';
 import { findClientRowById } from './clients.repository.ts';
+import { actorOrDefault, type AuditActor } from '../audit/security-events.ts';
+import { recordClientEvent } from './client-events.ts';
 import {
   deleteClientSecretRow,
   deleteExpiredClientSecrets,
@@ -84,7 +86,7 @@ async function withManagedClient<T>(
   db: Executor,
   clientId: string,
   ownerId: string | undefined,
-  work: (trx: Executor) => Promise<T>,
+  work: (trx: Executor, client: ClientsTable) => Promise<T>,
 ): Promise<T> {
   const run = async (trx: Executor): Promise<T> => {
     await trx
@@ -92,8 +94,7 @@ async function withManagedClient<T>(
       .set((eb) => ({ name: eb.ref('name') }))
       .where('id', '=', clientId)
       .execute();
-    await managedClient(trx, clientId, ownerId);
-    return work(trx);
+    return work(trx, await managedClient(trx, clientId, ownerId));
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
@@ -118,7 +119,9 @@ export async function listClientSecrets(
  * or until `oldSecretExpiresInMs` from now when given (SR-03). SR-02: at most MAX_CLIENT_SECRETS
  * live at once; a third is refused and nothing is stored. The count and the insert run in one
  * transaction behind the client row's lock (as HD-14's caps), so concurrent requests cannot both
- * pass at one; requests with the secret in use keep working meanwhile (SR-07).
+ * pass at one; requests with the secret in use keep working meanwhile (SR-07). AU-12:
+ * `client.secret_created` (the secret's id, never its value: AU-03) goes in the owner's log in
+ * the same transaction (AU-02).
  */
 export async function createClientSecret(
   db: Executor,
@@ -126,8 +129,9 @@ export async function createClientSecret(
   clientId: string,
   ownerId: string | undefined,
   options: { oldSecretExpiresInMs?: number | undefined } = {},
+  actor?: AuditActor,
 ): Promise<CreatedClientSecret> {
-  return withManagedClient(db, clientId, ownerId, async (trx) => {
+  return withManagedClient(db, clientId, ownerId, async (trx, client) => {
     const now = clock.now();
     await deleteExpiredClientSecrets(trx, clientId, now);
     const existing = await listClientSecretRows(trx, clientId);
@@ -144,6 +148,7 @@ export async function createClientSecret(
     if (options.oldSecretExpiresInMs !== undefined) {
       await expireOtherSecrets(trx, clientId, row.id, now + options.oldSecretExpiresInMs);
     }
+    await recordClientEvent(trx, actorOrDefault(actor, ownerId), 'client.secret_created', client, now, row.id);
     const secrets = (await listClientSecretRows(trx, clientId)).map(rowToSecret);
     return { secret: rowToSecret(row), clientSecret, secrets };
   });
@@ -153,7 +158,7 @@ export async function createClientSecret(
  * SR-04: deletes a secret; the next request with it gets `invalid_client`. The last live secret
  * cannot be deleted (the client would have none; revoke the client instead), and behind the
  * client row's lock two concurrent deletes cannot both pass that check (SR-07). Returns the live
- * secrets left.
+ * secrets left. AU-12: `client.secret_deleted` goes in the owner's log in the same transaction.
  */
 export async function deleteClientSecret(
   db: Executor,
@@ -161,8 +166,9 @@ export async function deleteClientSecret(
   clientId: string,
   secretId: string,
   ownerId?: string,
+  actor?: AuditActor,
 ): Promise<ClientSecret[]> {
-  return withManagedClient(db, clientId, ownerId, async (trx) => {
+  return withManagedClient(db, clientId, ownerId, async (trx, client) => {
     const now = clock.now();
     const live = (await listClientSecretRows(trx, clientId)).filter((row) => isLive(row, now));
     if (!live.some((row) => row.id === secretId)) throw new NotFound('No such secret.');
@@ -172,6 +178,7 @@ export async function deleteClientSecret(
       );
     }
     await deleteClientSecretRow(trx, clientId, secretId);
+    await recordClientEvent(trx, actorOrDefault(actor, ownerId), 'client.secret_deleted', client, now, secretId);
     return live.filter((row) => row.id !== secretId).map(rowToSecret);
   });
 }

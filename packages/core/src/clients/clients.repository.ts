@@ -16,14 +16,15 @@ export async function listClientRows(db: Executor, ownerId?: string): Promise<Cl
   return query.orderBy('created_at', 'desc').orderBy('id').execute();
 }
 
-/** Sets revoked_at once; a second revocation keeps the first time (RV-07). */
-export async function markClientRevoked(db: Executor, id: string, at: number): Promise<void> {
-  await db
+/** Sets revoked_at once; a second revocation keeps the first time (RV-07). True: this call revoked it. */
+export async function markClientRevoked(db: Executor, id: string, at: number): Promise<boolean> {
+  const result = await db
     .updateTable('clients')
     .set({ revoked_at: at })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export type ClientUpdate = Partial<

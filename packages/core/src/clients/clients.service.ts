@@ -26,6 +26,8 @@ import { matchSecret, newSecretRow } from './client-secrets.service.ts';
 import { replaceClientOrigins } from './cors-origins.ts';
 import { validateDescription, validateName } from '../text.ts';
 import { ID_TOKEN_ALGS, type IdTokenAlg } from '../oidc/signing-keys.service.ts';
+import { actorOrDefault, inTransaction, OPERATOR, type AuditActor } from '../audit/security-events.ts';
+import { recordClientEvent } from './client-events.ts';
 
 /** The optional details a consent page shows; blank or null means none. */
 export interface ClientDetails {
@@ -144,13 +146,29 @@ export interface CreatedConfidentialClient extends CreatedClient {
   clientSecret: string;
 }
 
+/**
+ * Registers a client. AU-12: `client.created` goes in its owner's log with it, by `actor` (the
+ * account API passes the signed-in user; without one, as the CLI calls it, an operator); a client
+ * no one owns (DR-*, self-registered) is in no one's log.
+ */
 export async function createClient(
   db: Executor,
   clock: Clock,
   input: NewClient & { public?: false },
+  actor?: AuditActor,
 ): Promise<CreatedConfidentialClient>;
-export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient>;
-export async function createClient(db: Executor, clock: Clock, input: NewClient): Promise<CreatedClient> {
+export async function createClient(
+  db: Executor,
+  clock: Clock,
+  input: NewClient,
+  actor?: AuditActor,
+): Promise<CreatedClient>;
+export async function createClient(
+  db: Executor,
+  clock: Clock,
+  input: NewClient,
+  actor?: AuditActor,
+): Promise<CreatedClient> {
   const name = validateClientName(input.name);
   const isPublic = input.public === true;
   const redirectUris = validateRedirectUris(input.redirectUris, input.redirectUrisField ?? 'redirect_uris', isPublic);
@@ -195,12 +213,14 @@ export async function createClient(db: Executor, clock: Clock, input: NewClient)
   const secret = isPublic ? undefined : newSecretRow(row.id, now);
   const insert = async (trx: Executor): Promise<void> => {
     await insertClient(trx, row);
+    // AU-02: the client and its event commit together (a failure in what follows rolls back both).
+    await recordClientEvent(trx, actor ?? OPERATOR, 'client.created', row, now);
     await replaceClientOrigins(trx, row.id, redirectUris);
     if (secret) await insertClientSecret(trx, secret.row);
   };
   const ownerId = input.ownerId;
   if (input.maxActive === undefined) {
-    await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
+    await inTransaction(db, insert);
   } else {
     // HD-14's cap is per owner: a client no one owns has none to count against.
     if (ownerId === null) throw new Error('maxActive needs an owner');
@@ -237,13 +257,16 @@ export interface ClientChanges extends ClientDetails {
  * changes nothing (CE-06). Removing a redirect URL revokes nothing: a code already issued for it
  * still redeems against it (its binding is the code's), and tokens are not tied to a redirect URL
  * (CE-07). Only the owner may edit; anyone else, and the service's own client, get NotFound
- * (CE-05). A revoked client cannot be edited (CE-08).
+ * (CE-05). A revoked client cannot be edited (CE-08). AU-12: an edit that changes a field writes
+ * `client.edited` in the owner's log, in its transaction (AU-02), at `clock`'s time.
  */
 export async function updateClient(
   db: Executor,
   clientId: string,
   ownerId: string | undefined,
   changes: ClientChanges,
+  actor?: AuditActor,
+  clock: Clock = systemClock,
 ): Promise<Client> {
   const row = await findClientRowById(db, clientId);
   if (!row || (ownerId !== undefined && row.owner_id !== ownerId) || Number(row.first_party) === 1) {
@@ -277,8 +300,9 @@ export async function updateClient(
       if (values.redirect_uris !== undefined) {
         await replaceClientOrigins(trx, clientId, JSON.parse(values.redirect_uris) as string[]);
       }
+      await recordClientEvent(trx, actorOrDefault(actor, ownerId), 'client.edited', row, clock.now());
     };
-    await (db.isTransaction ? update(db) : db.transaction().execute(update));
+    await inTransaction(db, update);
   }
   return clientRowToClient((await findClientRowById(db, clientId))!);
 }
@@ -340,14 +364,27 @@ export async function listClients(db: Executor, ownerId?: string): Promise<Clien
 /**
  * Revokes a client. From the commit on, no new tokens are issued to it and every token it
  * ever issued fails authentication, because token checks join the client row (RV-03, DD-5).
- * With `ownerId`, only that owner's client may be revoked. Idempotent (RV-07).
+ * With `ownerId`, only that owner's client may be revoked. Idempotent (RV-07). AU-12: the
+ * revocation that takes effect writes `client.revoked` in the owner's log, in its transaction.
  */
-export async function revokeClient(db: Executor, clock: Clock, clientId: string, ownerId?: string): Promise<Client> {
+export async function revokeClient(
+  db: Executor,
+  clock: Clock,
+  clientId: string,
+  ownerId?: string,
+  actor?: AuditActor,
+): Promise<Client> {
   const row = await findClientRowById(db, clientId);
   if (!row || (ownerId !== undefined && row.owner_id !== ownerId) || Number(row.first_party) === 1) {
     throw new NotFound('No such client.');
   }
-  await markClientRevoked(db, clientId, clock.now());
+  const now = clock.now();
+  await inTransaction(db, async (trx) => {
+    // RV-07: revoking again changes nothing, and is not logged again.
+    if (await markClientRevoked(trx, clientId, now)) {
+      await recordClientEvent(trx, actorOrDefault(actor, ownerId), 'client.revoked', row, now);
+    }
+  });
   return clientRowToClient((await findClientRowById(db, clientId))!);
 }
 

@@ -12,6 +12,7 @@ import { IdPrefix, newId } from '../ids.ts';
 import type { IdTokenSubject } from '../oidc/id-token.ts';
 import { issueTokenPair, type TokenLifetimes } from '../tokens/issue-token-pair.ts';
 import { findUserById } from '../users/users.service.ts';
+import { actorOrDefault, inTransaction, recordActorEvent, type AuditActor } from '../audit/security-events.ts';
 import {
   findDeviceAuthorizationByDeviceCodeHash,
   findDeviceAuthorizationByUserCodeHash,
@@ -145,17 +146,32 @@ export async function findPendingDeviceAuthorization(
 /**
  * The user's decision on a pending request: approved (with when they signed in, for an ID
  * token's auth_time) or denied. Atomic: only a request still pending and unexpired changes, so a
- * code is decided by one user only; false when it was no longer pending (DV-06).
+ * code is decided by one user only; false when it was no longer pending (DV-06). AU-13: an
+ * approval that took effect is `device.approved` in the user's log, in the same transaction
+ * (AU-02), by `actor` (the device page passes the user and the request's origin).
  */
 export async function decideDeviceAuthorization(
   db: Db,
   clock: Clock,
   decision: { id: string; userId: string; approved: boolean; authTime?: number | undefined },
+  actor?: AuditActor,
 ): Promise<boolean> {
-  return markDeviceAuthorizationDecided(db, decision.id, clock.now(), {
-    status: decision.approved ? 'approved' : 'denied',
-    userId: decision.userId,
-    authTime: decision.authTime ?? null,
+  const now = clock.now();
+  return inTransaction(db, async (trx) => {
+    const decided = await markDeviceAuthorizationDecided(trx, decision.id, now, {
+      status: decision.approved ? 'approved' : 'denied',
+      userId: decision.userId,
+      authTime: decision.authTime ?? null,
+    });
+    if (decided && decision.approved) {
+      await recordActorEvent(trx, actorOrDefault(actor, decision.userId), {
+        userId: decision.userId,
+        type: 'device.approved',
+        target: { type: 'device_authorization', id: decision.id },
+        at: now,
+      });
+    }
+    return decided;
   });
 }
 

@@ -7,6 +7,7 @@ import { userRowToUser, type User } from './user.ts';
 import { deleteUserRow, findUserRowByEmail, findUserRowById, insertUser, listUserRows } from './users.repository.ts';
 import { hasControlCharacters, validateName } from '../text.ts';
 import { checkPassword } from './password-policy.ts';
+import { recordSecurityEvent, type RequestOrigin } from '../audit/security-events.ts';
 
 export interface NewUser {
   email: string;
@@ -51,10 +52,36 @@ export async function createUser(db: Executor, clock: Clock, input: NewUser): Pr
   return userRowToUser(row);
 }
 
-/** Checks email and password; the same error and the same work whether the email exists or not. */
-export async function authenticateUser(db: Executor, email: string, password: string): Promise<User> {
+/** Where and when a sign-in was tried, for the security log. */
+export interface SignInAttempt {
+  clock: Clock;
+  origin?: RequestOrigin | undefined;
+}
+
+/**
+ * Checks email and password; the same error and the same work whether the email exists or not.
+ * AU-10: given the `attempt` (the sign-in page passes it), a wrong password for an existing
+ * account is `sign_in_failed` in that account's log, by an unidentified `user` (whoever typed it)
+ * from the request's address; an unknown email is in no one's log. Never the password (AU-03).
+ */
+export async function authenticateUser(
+  db: Executor,
+  email: string,
+  password: string,
+  attempt?: SignInAttempt,
+): Promise<User> {
   const row = await findUserRowByEmail(db, normalizeEmail(email));
   const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash));
+  if (row && !ok && attempt) {
+    await recordSecurityEvent(db, {
+      userId: row.id,
+      type: 'sign_in_failed',
+      actor: 'user',
+      origin: attempt.origin ?? null,
+      outcome: 'failure',
+      at: attempt.clock.now(),
+    });
+  }
   if (!row || !ok) throw new InvalidCredentials('Incorrect email or password.');
   return userRowToUser(row);
 }

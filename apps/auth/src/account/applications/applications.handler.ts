@@ -3,6 +3,7 @@ import { toApplicationJson } from '@latchkey/contracts';
 import { listAuthorizedApplications, revokeApplicationAccess } from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';
+import { accountActor } from '../account-actor.ts';
 
 export function applicationsHandlers(deps: AuthDeps) {
   return {
@@ -15,9 +16,16 @@ export function applicationsHandlers(deps: AuthDeps) {
     /**
      * POST /account/applications/:id/revoke: every grant and token of that client for this user,
      * and the consent, taken back (AA-02 to AA-05); a client the user has not authorized is 404 (AA-06).
+     * AU-13: application.revoked in the user's log, with the browser's address.
      */
     async revokeApplication(req: Request, res: Response): Promise<void> {
-      const app = await revokeApplicationAccess(deps.db, deps.clock, principalOf(res).userId, String(req.params.id));
+      const app = await revokeApplicationAccess(
+        deps.db,
+        deps.clock,
+        principalOf(res).userId,
+        String(req.params.id),
+        accountActor(req, res),
+      );
       res.json(toApplicationJson(app));
     },
   };

@@ -9,6 +9,7 @@ import {
 } from '@latchkey/core';
 import { inSequence } from '@latchkey/http';
 import type { AuthDeps } from '../../deps.ts';
+import { accountActor } from '../account-actor.ts';
 import { creationRateLimit } from '../creation-rate-limit.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';
 import { validateBody } from '../validate-body.ts';
@@ -39,9 +40,15 @@ export function clientSecretsHandlers(deps: AuthDeps) {
       async function generateSecret(req: Request, res: Response): Promise<void> {
         const body = validateBody(createClientSecretBody, req.body);
         const expiresIn = body.old_secret_expires_in;
-        const created = await createClientSecret(deps.db, deps.clock, String(req.params.id), principalOf(res).userId, {
-          oldSecretExpiresInMs: expiresIn === undefined ? undefined : SECRET_EXPIRIES[expiresIn],
-        });
+        // AU-12: client.secret_created in the user's log (the secret's id, never its value).
+        const created = await createClientSecret(
+          deps.db,
+          deps.clock,
+          String(req.params.id),
+          principalOf(res).userId,
+          { oldSecretExpiresInMs: expiresIn === undefined ? undefined : SECRET_EXPIRIES[expiresIn] },
+          accountActor(req, res),
+        );
         res.status(201).json(presentCreatedClientSecret(created));
       },
     ]),
@@ -57,6 +64,8 @@ export function clientSecretsHandlers(deps: AuthDeps) {
         String(req.params.id),
         String(req.params.secretId),
         principalOf(res).userId,
+        // AU-12: client.secret_deleted in the user's log.
+        accountActor(req, res),
       );
       res.json(secrets.map(presentClientSecret));
     },

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { createClient, findClient, listClients, NotFound, revokeClient, updateClient } from '@latchkey/core';
 import { inSequence } from '@latchkey/http';
 import type { AuthDeps } from '../../deps.ts';
+import { accountActor } from '../account-actor.ts';
 import { creationRateLimit } from '../creation-rate-limit.ts';
 import { principalOf } from '../require-portal-token.middleware.ts';
 import { validateBody } from '../validate-body.ts';
@@ -28,21 +29,27 @@ export function clientsHandlers(deps: AuthDeps) {
       async function registerClient(req: Request, res: Response): Promise<void> {
         const body = validateBody(createClientBody, req.body);
         const uris = redirectUrisOf(body) ?? { redirectUris: [], redirectUrisField: 'redirect_uri' as const };
-        const created = await createClient(deps.db, deps.clock, {
-          ownerId: principalOf(res).userId,
-          name: body.name,
-          ...uris,
-          postLogoutRedirectUri: body.post_logout_redirect_uri,
-          description: body.description,
-          clientUri: body.client_uri,
-          policyUri: body.policy_uri,
-          tosUri: body.tos_uri,
-          public: body.public,
-          idTokenAlg: body.id_token_signed_response_alg,
-          // DV-24: the client opts in to the device grant.
-          deviceGrant: body.device_grant,
-          maxActive: deps.config.limits.maxClientsPerUser,
-        });
+        const created = await createClient(
+          deps.db,
+          deps.clock,
+          {
+            ownerId: principalOf(res).userId,
+            name: body.name,
+            ...uris,
+            postLogoutRedirectUri: body.post_logout_redirect_uri,
+            description: body.description,
+            clientUri: body.client_uri,
+            policyUri: body.policy_uri,
+            tosUri: body.tos_uri,
+            public: body.public,
+            idTokenAlg: body.id_token_signed_response_alg,
+            // DV-24: the client opts in to the device grant.
+            deviceGrant: body.device_grant,
+            maxActive: deps.config.limits.maxClientsPerUser,
+          },
+          // AU-12: client.created in the user's log, with the browser's address.
+          accountActor(req, res),
+        );
         res.status(201).json(presentCreatedClient(created));
       },
     ]),
@@ -60,17 +67,25 @@ export function clientsHandlers(deps: AuthDeps) {
      */
     async updateClient(req: Request, res: Response): Promise<void> {
       const body = validateBody(updateClientBody, req.body);
-      const client = await updateClient(deps.db, String(req.params.id), principalOf(res).userId, {
-        name: body.name,
-        ...redirectUrisOf(body),
-        postLogoutRedirectUri: body.post_logout_redirect_uri,
-        description: body.description,
-        clientUri: body.client_uri,
-        policyUri: body.policy_uri,
-        tosUri: body.tos_uri,
-        idTokenAlg: body.id_token_signed_response_alg,
-        deviceGrant: body.device_grant,
-      });
+      const client = await updateClient(
+        deps.db,
+        String(req.params.id),
+        principalOf(res).userId,
+        {
+          name: body.name,
+          ...redirectUrisOf(body),
+          postLogoutRedirectUri: body.post_logout_redirect_uri,
+          description: body.description,
+          clientUri: body.client_uri,
+          policyUri: body.policy_uri,
+          tosUri: body.tos_uri,
+          idTokenAlg: body.id_token_signed_response_alg,
+          deviceGrant: body.device_grant,
+        },
+        // AU-12: client.edited in the user's log.
+        accountActor(req, res),
+        deps.clock,
+      );
       res.json(presentClient(client));
     },
 
@@ -79,7 +94,14 @@ export function clientsHandlers(deps: AuthDeps) {
      * every user (RV-03). Another user's client is 404, not 403, so ids cannot be probed.
      */
     async revokeClient(req: Request, res: Response): Promise<void> {
-      const client = await revokeClient(deps.db, deps.clock, String(req.params.id), principalOf(res).userId);
+      // AU-12: client.revoked in the user's log.
+      const client = await revokeClient(
+        deps.db,
+        deps.clock,
+        String(req.params.id),
+        principalOf(res).userId,
+        accountActor(req, res),
+      );
       res.json(presentClient(client));
     },
   };

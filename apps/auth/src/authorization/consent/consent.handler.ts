@@ -11,6 +11,7 @@ import { AuthorizationErrorCode } from '../authorize.errors.ts';
 import { currentUser } from '../../interaction/current-user.ts';
 import { findPendingAuthorization, removePendingAuthorization } from '../pending-authorization.ts';
 import { decisionForm } from './consent.schema.ts';
+import { originOf } from '../../http/request-origin.ts';
 
 /**
  * POST /oauth/authorize/decision. The request must be pending in this session and the CSRF
@@ -46,7 +47,14 @@ export function consentHandler(deps: AuthDeps) {
     }
     // SC-05: remembered per scope, added to what this user approved for this client before. RS-11:
     // an approval for another resource server is not one for the Latchkey API, and is never remembered.
-    if (pending.resource === undefined) await recordConsent(deps.db, deps.clock, user.id, client.id, pending.scopes);
+    // AU-13: the remembered approval is application.authorized in the user's log, from this request.
+    if (pending.resource === undefined) {
+      await recordConsent(deps.db, deps.clock, user.id, client.id, pending.scopes, {
+        kind: 'user',
+        userId: user.id,
+        origin: originOf(req),
+      });
+    }
     await issueCodeAndRedirect(deps, req, res, pending, client, user.id);
   };
 }

@@ -142,7 +142,9 @@ describe('LK POST /credentials/revoke', () => {
     expect((await report({ credentials: [pat, clientSecret, pat] })).status).toBe(202);
 
     // Reported twice in one request, logged once.
-    const userEvents = (await events(user.id)).filter((event) => event.target_id === patRow.id);
+    const userEvents = (await events(user.id)).filter(
+      (event) => event.target_id === patRow.id && event.type === 'token.reported',
+    );
     expect(userEvents).toEqual([
       expect.objectContaining({
         type: 'token.reported',

@@ -13,6 +13,7 @@ import type { AuthDeps } from '../../deps.ts';
 import { assertCsrfToken, assertFormCsrf, CSRF_FIELD, csrfTokenFor } from '../../http/csrf.ts';
 import { CsrfRejected, PageError } from '../../http/page-error.ts';
 import { sendSessionPage } from '../../http/send-page.ts';
+import { originOf } from '../../http/request-origin.ts';
 import { clientLabelOf, selfRegistrationOf } from '../../authorization/consent/self-registration.ts';
 import { currentUser } from '../current-user.ts';
 import { deviceDecisionForm, userCodeForm } from './device.schema.ts';
@@ -165,12 +166,13 @@ export function deviceHandlers(deps: AuthDeps) {
       const approved = form.data.decision === 'approve';
       const decided =
         pending !== undefined &&
-        (await decideDeviceAuthorization(deps.db, deps.clock, {
-          id: pending.id,
-          userId: user.id,
-          approved,
-          authTime: req.session.authenticatedAt,
-        }));
+        (await decideDeviceAuthorization(
+          deps.db,
+          deps.clock,
+          { id: pending.id, userId: user.id, approved, authTime: req.session.authenticatedAt },
+          // AU-13: an approval is device.approved in the user's log, from this request.
+          { kind: 'user', userId: user.id, origin: originOf(req) },
+        ));
       if (!pending || !decided) {
         await renderInvalidCode(deps, req, res);
         return;

@@ -13,6 +13,7 @@ import { signInForm } from './signin.schema.ts';
 import { signInPage, type SignInView } from './views/signin.view.ts';
 import { sameOriginPath } from '@latchkey/http';
 import { clientLabelOf } from '../../authorization/consent/self-registration.ts';
+import { originOf } from '../../http/request-origin.ts';
 
 /** One message for unknown email and wrong password: no account enumeration. */
 const SIGN_IN_FAILED = 'Incorrect email or password.';
@@ -58,7 +59,9 @@ export function signInHandlers(deps: AuthDeps) {
       return;
     }
     const { email, password, request, return_to: returnTo } = form.data;
-    const user: User | undefined = await authenticateUser(deps.db, email, password).catch((err: unknown) => {
+    // AU-10: a wrong password for an existing account is sign_in_failed in its log, from this request.
+    const attempt = { clock: deps.clock, origin: originOf(req) };
+    const user: User | undefined = await authenticateUser(deps.db, email, password, attempt).catch((err: unknown) => {
       if (err instanceof InvalidCredentials) return undefined;
       throw err;
     });
