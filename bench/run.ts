@@ -7,7 +7,8 @@
 // through the portal against the API directly and a bare node:http proxy, and the portal's
 // JavaScript sizes), issue 20's page loads on a slow phone (bench/page-load.ts) and issue 4's
 // token lookups at 1,000 and 1,000,000 tokens (bench/token-lookup.ts; BENCH_QUICK=1 leaves out
-// the million). About four minutes. The report goes to stdout; its figures also go to
+// the million), then issue 36's token creation with and without the security log
+// (bench/token-creation.ts). About four minutes. The report goes to stdout; its figures also go to
 // bench/results.md (results.ts), which the README links instead of copying them.
 //
 // PostgreSQL is a throwaway cluster test/support/postgres.ts starts (and installs on a fresh
@@ -33,6 +34,7 @@ import {
   postgresEngine,
   sqliteEngine,
 } from './token-lookup.ts';
+import { benchTokenCreation, creationFigures } from './token-creation.ts';
 
 const WARMUP_SECONDS = 2;
 const MEASURE_SECONDS = 5;
@@ -227,6 +229,17 @@ try {
   });
   if (!postgres) console.log(`PostgreSQL token lookups: ${postgresSkipped}`);
   sections.push({ section: 'Token lookup (issue 4)', goals: lookups.goals, figures: lookupFigures(lookups) });
+
+  console.log(SECTION);
+  const creation = await benchTokenCreation({
+    engines: postgres ? [sqliteEngine(), postgresEngine(postgres.url())] : [sqliteEngine()],
+    quick,
+  });
+  sections.push({
+    section: 'Token creation and the security log (issue 36)',
+    goals: creation.goals,
+    figures: creationFigures(creation),
+  });
 
   console.log(`${SECTION}Summary of the goals`);
   for (const section of sections) {
