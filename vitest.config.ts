@@ -60,6 +60,10 @@ const SQLITE_OR_NO_DATABASE = [
   'apps/cli/src/commands/registration.command.test.ts',
   'apps/cli/src/commands/resource.command.test.ts',
   'apps/cli/src/commands/token.command.test.ts',
+  // The security log's and the purge's queries run on both engines in core's and the auth
+  // server's tests.
+  'apps/cli/src/commands/audit.command.test.ts',
+  'apps/cli/src/commands/purge.command.test.ts',
   // Rate limits count in process memory or Redis, never in the database; sign-in's own queries
   // run on PostgreSQL in apps/auth/src/interaction/login.
   'apps/auth/src/http/rate-limit.test.ts',

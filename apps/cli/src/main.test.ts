@@ -30,8 +30,13 @@ describe('admin CLI: dispatch and usage', () => {
       'token create',
       'token list',
       'token revoke',
+      'token update',
+      'token roll',
       'grant list',
       'grant revoke',
+      'audit list',
+      'audit export',
+      'purge',
       'migrate',
     ]) {
       expect(run.stdout).toContain(command);

@@ -11,6 +11,9 @@ import { helpText } from './commands/help.command.ts';
 import { parseKeysCommand } from './commands/keys.command.ts';
 import { parseTokenCommand } from './commands/token.command.ts';
 import { parseMigrateCommand } from './commands/migrate.command.ts';
+import { parsePurgeCommand } from './commands/purge.command.ts';
+import { parseAuditCommand } from './commands/audit.command.ts';
+import { printResult } from './print-result.ts';
 import { parseRegistrationCommand } from './commands/registration.command.ts';
 import { parseResourceCommand } from './commands/resource.command.ts';
 import { parseUserCommand } from './commands/user.command.ts';
@@ -29,6 +32,8 @@ const resources: Record<string, (action: string | undefined, args: string[]) => 
   resource: parseResourceCommand,
   registration: parseRegistrationCommand,
   migrate: parseMigrateCommand,
+  purge: parsePurgeCommand,
+  audit: parseAuditCommand,
 };
 
 function parseCommand(argv: string[]): Command | 'help' {
@@ -69,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
   const context = await openContext();
   try {
     const result = await command.run(context);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    await printResult(result, process.stdout);
     return 0;
   } finally {
     await context.db.destroy();

@@ -60,6 +60,10 @@ const envSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  // RE-01, RE-02, RE-06: how long dead rows and security events are kept, and how often each server purges.
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  PURGE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
 });
 
 export interface Config {
@@ -144,6 +148,14 @@ export interface Config {
    * (`/v1/traces` is appended); off when it is unset. `serviceName`: OTEL_SERVICE_NAME.
    */
   readonly tracing: { readonly endpoint: string | undefined; readonly serviceName: string | undefined };
+  /**
+   * RE-*: revoked and expired tokens, used and expired codes, decided and expired device
+   * authorizations and dead grants are deleted `days` (RETENTION_DAYS, 90) after they stopped
+   * mattering; security events `auditDays` (AUDIT_RETENTION_DAYS, 365) after they were written.
+   * Every server process purges every `purgeIntervalMinutes` (PURGE_INTERVAL_MINUTES, 60; 0: never,
+   * `purge` in the CLI then does it by hand).
+   */
+  readonly retention: { readonly days: number; readonly auditDays: number; readonly purgeIntervalMinutes: number };
 }
 
 export class ConfigError extends Error {
@@ -292,5 +304,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     metrics: Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
     tracing: Object.freeze({ endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }),
+    retention: Object.freeze({
+      days: e.RETENTION_DAYS,
+      auditDays: e.AUDIT_RETENTION_DAYS,
+      purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
+    }),
   });
 }

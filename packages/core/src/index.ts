@@ -109,3 +109,6 @@ export {
 } from './audit/security-events.ts';
 export type { AuditActor, NewSecurityEvent, RequestOrigin, SecurityEventFilter } from './audit/security-events.ts';
 export { revokeReportedCredentials } from './leaks/revoke-reported.service.ts';
+export { purgeExpiredData, DEFAULT_PURGE_BATCH_SIZE, PURGE_LEASE_KEY } from './retention/retention.service.ts';
+export { PURGE_KINDS } from './retention/retention.ts';
+export type { PurgeCounts, PurgeKind, PurgeOptions, PurgeResult } from './retention/retention.ts';

@@ -7,3 +7,5 @@ export type { RunningServer } from './serve.ts';
 export { runServerProcess } from './server-process.ts';
 export type { ServerProcessContext } from './server-process.ts';
 export { METRICS_PATH, serveMetrics } from './metrics-server.ts';
+export { schedulePurge } from './purge-schedule.ts';
+export type { PurgeSchedule, PurgeScheduleOptions } from './purge-schedule.ts';

@@ -9,6 +9,7 @@ import type { RunningServer } from './serve.ts';
 import { stopGracefullyOnSignals } from './graceful-shutdown.ts';
 import { serveMetrics } from './metrics-server.ts';
 import { observeProcess } from './process-metrics.ts';
+import { schedulePurge } from './purge-schedule.ts';
 
 export interface ServerProcessContext {
   config: Config;
@@ -153,9 +154,12 @@ export async function runServerProcess(options: ServerProcessOptions): Promise<v
     failStartup(label, err, config);
   }
 
+  // RE-06: this process purges what is past retention on its schedule; stopped before the pools close.
+  const purge = schedulePurge({ db: infrastructure.db, clock: systemClock, logger, retention: config.retention });
   stopGracefullyOnSignals({
     servers,
     closeResources: async () => {
+      await purge.stop();
       await Promise.all([infrastructure.close(), observability.tracing.close()]);
     },
     logger,

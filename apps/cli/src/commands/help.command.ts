@@ -1,15 +1,17 @@
+import { AUDIT_USAGE } from './audit.command.ts';
 import { CLIENT_USAGE } from './client.command.ts';
 import { GRANT_USAGE } from './grant.command.ts';
 import { KEYS_USAGE } from './keys.command.ts';
+import { PURGE_USAGE } from './purge.command.ts';
 import { REGISTRATION_USAGE } from './registration.command.ts';
 import { RESOURCE_USAGE } from './resource.command.ts';
 import { TOKEN_USAGE } from './token.command.ts';
 import { USER_USAGE } from './user.command.ts';
 
-/** Plain text for people; every other command prints one JSON document. */
+/** Plain text for people; every other command prints one JSON document (`audit export`: JSON lines). */
 export function helpText(): string {
   const lines = [
-    'Latchkey admin CLI: manages users, OAuth clients, personal access tokens, authorized applications, ID token signing keys and resource servers in the configured',
+    'Latchkey admin CLI: manages users, OAuth clients, personal access tokens, authorized applications, ID token signing keys, resource servers and the security log in the configured',
     'database (DATA_DIR, default ./data). Prints JSON on stdout; exits 2 on a usage error and 1 when',
     'the operation fails (not found, conflict, invalid value), with a one-line message on stderr.',
     '',
@@ -44,6 +46,9 @@ export function helpText(): string {
     `  ${RESOURCE_USAGE.create}    registers an API clients may name in resource; default scopes profile email`,
     `  ${RESOURCE_USAGE.list}    id (its tokens' audience), uri, name, scopes, status and times`,
     `  ${RESOURCE_USAGE.revoke}    its URI is refused from now on, and every token issued for it`,
+    `  ${AUDIT_USAGE.list}    the security log as a JSON array, newest first (default 100 events; everyone's unless --owner); --since: 2026-12-01 or 2026-12-01T09:30:00Z; --type: an event type, e.g. token.revoked`,
+    `  ${AUDIT_USAGE.export}    every event as JSON lines (one object per line), oldest first`,
+    `  ${PURGE_USAGE}    deletes what is past RETENTION_DAYS / AUDIT_RETENTION_DAYS and prints the counts per kind; --dry-run only counts`,
     '  migrate    applies pending migrations (every command and server does too); prints the ones applied',
     '  help',
   ];

@@ -54,17 +54,22 @@ export interface SecurityEventFilter {
   since?: number | undefined;
   /** Paging: only events older than this event id (ids sort by time). */
   before?: string | undefined;
+  /** Paging oldest first: only events newer than this event id. */
+  after?: string | undefined;
+  /** Newest first (the default) or oldest first (AU-07's export). */
+  order?: 'asc' | 'desc' | undefined;
   limit?: number | undefined;
 }
 
-/** AU-05: a user's (or, for operators, everyone's) events, newest first. */
+/** AU-05: a user's (or, for operators, everyone's) events, newest first unless `order` is 'asc'. */
 export async function listSecurityEvents(db: Executor, filter: SecurityEventFilter): Promise<SecurityEventsTable[]> {
   let query = db.selectFrom('security_events').selectAll();
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.type !== undefined) query = query.where('type', '=', filter.type);
   if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);
   if (filter.before !== undefined) query = query.where('id', '<', filter.before);
-  query = query.orderBy('id', 'desc');
+  if (filter.after !== undefined) query = query.where('id', '>', filter.after);
+  query = query.orderBy('id', filter.order ?? 'desc');
   if (filter.limit !== undefined) query = query.limit(filter.limit);
   return query.execute();
 }
