@@ -16,7 +16,7 @@ async function eventsOf(userId: string, type: string) {
 }
 
 describe('AU-04 AU-05 the security log through the portal', () => {
-  it('AU-04 a token made through the portal is logged with the browser’s address (the BFF’s TRUST_PROXY) and User-Agent; an address the browser claims itself is not believed', async () => {
+  it('AU-01 AU-04 a token made through the portal is logged with the browser’s address (the BFF’s TRUST_PROXY) and User-Agent; an address the browser claims itself is not believed', async () => {
     const created = await browser.request('/bff/api/tokens', {
       method: 'POST',
       json: { name: 'logged from a browser' },

@@ -24,7 +24,7 @@ export interface NewSecurityEvent {
 }
 
 /**
- * AU-02: appends one event to a user's security log, on `db`, which is the transaction of the
+ * AU-01, AU-02: appends one event to a user's security log, on `db`, which is the transaction of the
  * operation it records: the event commits with it or not at all. Ids only: a value or digest of a
  * credential never goes in (AU-03).
  */

@@ -95,7 +95,8 @@ async function revokeReportedSecret(trx: Executor, hash: string, now: number, or
     .where((eb) => eb.or([eb('s.expires_at', 'is', null), eb('s.expires_at', '>', now)]))
     .executeTakeFirst();
   if (!row) return;
-  // That secret stops working now (SR-03's expiry, so the client's page still lists when it ended).
+  // LK-02: that secret stops working now (SR-03's expiry, so the client's page still lists when it
+  // ended); the client, its other secret and the tokens it obtained are untouched.
   await trx.updateTable('client_secrets').set({ expires_at: now }).where('id', '=', row.id).execute();
   if (row.owner_id === null) return;
   await recordSecurityEvent(trx, {

@@ -125,7 +125,8 @@ export async function createPersonalAccessToken(
     expiresAt,
     scope: formatScope(scopes),
   });
-  // AU-02, AU-11: the token and its event in the owner's log commit together.
+  // AU-02, AU-11: the token and its event in the owner's log commit together; AU-14: one more
+  // insert, no read.
   const actor = input.actor ?? (input.maxActive === undefined ? OPERATOR : { kind: 'user' as const, userId: input.userId });
   const insert = async (trx: Executor) => {
     await insertAccessToken(trx, row);

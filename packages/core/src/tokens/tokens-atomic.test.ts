@@ -107,4 +107,34 @@ describe('issue 16: one transaction, no silent loss', () => {
       faults.clear();
     }
   });
+
+  it('AU-14 AU-02 AU-11 a token creation costs one more statement for its event: the token row and the event, inserted in one transaction; if the event fails, no token is made', async () => {
+    const statements: string[] = [];
+    const counted = db.withPlugin({
+      transformQuery(args) {
+        const node = args.node as { kind: string; into?: { table: { identifier: { name: string } } } };
+        statements.push(node.into ? `${node.kind} ${node.into.table.identifier.name}` : node.kind);
+        return args.node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    });
+    const created = await createPersonalAccessToken(counted, clock, 3600, { userId, name: 'counted' });
+    expect(statements).toEqual(['InsertQueryNode access_tokens', 'InsertQueryNode security_events']);
+    const events = await db
+      .selectFrom('security_events')
+      .selectAll()
+      .where('target_id', '=', created.summary.id)
+      .execute();
+    expect(events).toMatchObject([{ type: 'token.created', user_id: userId, actor: 'operator' }]);
+
+    faults.failQueriesOn('security_events', anOutage);
+    try {
+      await expect(createPersonalAccessToken(db, clock, 3600, { userId, name: 'never made' })).rejects.toThrow(
+        /ECONNREFUSED/,
+      );
+    } finally {
+      faults.clear();
+    }
+    expect(await db.selectFrom('access_tokens').select('id').where('name', '=', 'never made').execute()).toEqual([]);
+  });
 });
