@@ -23,7 +23,13 @@ import {
   markAccessTokenRevoked,
 } from './tokens.repository.ts';
 import { validateDescription, validateName } from '../text.ts';
-import { actorOrDefault, inTransaction, OPERATOR, recordActorEvent, type AuditActor } from '../audit/security-events.ts';
+import {
+  actorOrDefault,
+  inTransaction,
+  OPERATOR,
+  recordActorEvent,
+  type AuditActor,
+} from '../audit/security-events.ts';
 
 /**
  * Authenticates an API call's bearer token (RFC 6750). A value with a bad prefix or checksum
@@ -127,7 +133,8 @@ export async function createPersonalAccessToken(
   });
   // AU-02, AU-11: the token and its event in the owner's log commit together; AU-14: one more
   // insert, no read.
-  const actor = input.actor ?? (input.maxActive === undefined ? OPERATOR : { kind: 'user' as const, userId: input.userId });
+  const actor =
+    input.actor ?? (input.maxActive === undefined ? OPERATOR : { kind: 'user' as const, userId: input.userId });
   const insert = async (trx: Executor) => {
     await insertAccessToken(trx, row);
     await recordTokenEvent(trx, actor, 'token.created', row, now);
