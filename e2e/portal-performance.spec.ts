@@ -19,7 +19,7 @@ test('PF-03 with JavaScript disabled, / shows the header, the navigation and a p
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('link', { name: 'Latchkey developer portal, home' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Portal' });
-    await expect(nav.getByRole('link')).toHaveText(['API clients', 'API tokens', 'Explorer']);
+    await expect(nav.getByRole('link')).toHaveText(['API clients', 'API tokens', 'Explorer', 'Security log']);
     await expect(page.getByRole('status')).toContainText('Loading the developer portal…');
     await expect(page.locator('.skeleton__bar').first()).toBeVisible();
   } finally {

@@ -27,7 +27,7 @@ describe('the page table', () => {
   });
 
   it('every page of the signed-in frame preloads account routes it can GET, their ids its own', () => {
-    expect(FRAME_PAGES.map(({ name }) => name)).toEqual(['clients', 'client', 'tokens', 'explorer']);
+    expect(FRAME_PAGES.map(({ name }) => name)).toEqual(['clients', 'client', 'tokens', 'explorer', 'securityLog']);
     for (const page of FRAME_PAGES) {
       for (const path of page.preloads) {
         expect(accountRoute(path).answers, path).toHaveProperty('GET');

@@ -21,6 +21,8 @@ export const PORTAL_PAGES = {
   // a host, and the first script's files and the tokens already take them all.
   tokens: { path: '/tokens', preloads: ['/tokens'] },
   explorer: { path: '/explorer', preloads: [] },
+  // AU-08: the first page of every event; a filtered one (`?type=`) is read by the page's loader.
+  securityLog: { path: '/security-log', preloads: ['/security-log'] },
 } as const satisfies Record<string, { path: string; preloads?: readonly ReadablePath[] }>;
 
 export type PageName = keyof typeof PORTAL_PAGES;

@@ -31,6 +31,7 @@ const MODULES: Record<
       dynamic: /monaco-editor|mouseTarget|monaco-graphql\/esm\/lite/,
     },
   },
+  securityLog: { module: 'src/app/routes/security-log.tsx' },
 };
 
 export const PAGES = FRAME_PAGES.map((page) => ({ ...page, ...MODULES[page.name] }));

@@ -6,6 +6,7 @@ import {
   type AccountMethod,
   type AccountPath,
   type AccountPathWithId,
+  type AccountRoute,
 } from '@latchkey/contracts';
 import { bff, paths } from '../config/paths.ts';
 
@@ -165,24 +166,44 @@ export function errorMessage(error: unknown): string {
   return 'Something went wrong. Try again.';
 }
 
+/** The query parameters the route table gives a path (its `query`), which the BFF forwards; none when absent. */
+type AccountQuery<P extends AccountPath> =
+  Extract<AccountRoute, { path: P }> extends { query: readonly (infer Q extends string)[] }
+    ? Partial<Record<Q, string | undefined>>
+    : never;
+
+/** `?a=1&b=2` of the parameters given, in the order given; nothing when none is (so the URL is the BFF's preload's). */
+function queryString(query: Record<string, string | undefined> | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, value);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
 /**
  * A call to a route of the account table (packages/contracts ACCOUNT_ROUTES) through the BFF:
  * the URL and the answer's schema both come from the table, so a fetcher names only the
- * route, e.g. `accountRequest('PATCH', '/clients/:id', { id, json })`.
+ * route, e.g. `accountRequest('PATCH', '/clients/:id', { id, json })`. A route with `query`
+ * in the table takes those parameters, and only those (AU-08's `type` and `before`).
  */
 export function accountRequest<P extends AccountPath, M extends AccountMethod<P>>(
   method: M,
   path: P,
-  request: Omit<BffRequest, 'method'> & (P extends AccountPathWithId ? { id: string } : { id?: never }) = {} as never,
+  request: Omit<BffRequest, 'method'> &
+    (P extends AccountPathWithId ? { id: string } : { id?: never }) & { query?: AccountQuery<P> } = {} as never,
 ): Promise<AccountAnswer<P, M>> {
-  const { id, ...rest } = request as Omit<BffRequest, 'method'> & { id?: string };
+  const { id, query, ...rest } = request as Omit<BffRequest, 'method'> & {
+    id?: string;
+    query?: Record<string, string | undefined>;
+  };
   const answers: Record<string, AnswerSchema<unknown>> = accountRoute(path).answers;
   const url = (accountUrl as (base: string, path: string, ...id: string[]) => string)(
     BFF_ACCOUNT_BASE,
     path,
     ...(id === undefined ? [] : [id]),
   );
-  return apiRequest(url, answers[method]!, { ...rest, method: method as BffRequest['method'] }) as Promise<
-    AccountAnswer<P, M>
-  >;
+  return apiRequest(`${url}${queryString(query)}`, answers[method]!, {
+    ...rest,
+    method: method as BffRequest['method'],
+  }) as Promise<AccountAnswer<P, M>>;
 }

@@ -11,4 +11,6 @@ export const queryKeys = {
   clientSecrets: (id: string) => ['clients', id, 'secrets'] as const,
   tokens: ['tokens'] as const,
   applications: ['applications'] as const,
+  /** AU-08: the security log, one entry per filter ('all' or an event type). */
+  securityLog: (type: string | undefined) => ['security-log', type ?? 'all'] as const,
 };

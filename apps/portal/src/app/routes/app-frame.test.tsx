@@ -48,6 +48,7 @@ describe('issue 20: the frame before JavaScript', () => {
       ['API clients', '/clients'],
       ['API tokens', '/tokens'],
       ['Explorer', '/explorer'],
+      ['Security log', '/security-log'],
     ]);
   });
 });

@@ -8,6 +8,7 @@ export const NAVIGATION = [
   { to: paths.clients.href(), label: 'API clients' },
   { to: paths.tokens.href(), label: 'API tokens' },
   { to: paths.explorer.href(), label: 'Explorer' },
+  { to: paths.securityLog.href(), label: 'Security log' },
 ] as const;
 
 /** The Explorer's editor starts downloading when its link is pointed at or focused (issue 20). */

@@ -17,6 +17,7 @@ describe('portal frame', () => {
       ['API clients', '/clients'],
       ['API tokens', '/tokens'],
       ['Explorer', '/explorer'],
+      ['Security log', '/security-log'],
     ]);
     expect(await screen.findByText('Ada Lovelace')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();

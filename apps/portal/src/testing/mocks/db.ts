@@ -1,4 +1,11 @@
-import type { ApplicationJson, ClientJson, ClientSecretJson, MeJson, TokenJson } from '@latchkey/contracts';
+import type {
+  ApplicationJson,
+  ClientJson,
+  ClientSecretJson,
+  MeJson,
+  SecurityEventJson,
+  TokenJson,
+} from '@latchkey/contracts';
 
 /**
  * The BFF's data as the MSW handlers serve it: one signed-in user, their clients and tokens,
@@ -12,8 +19,10 @@ export interface MockDb {
   clientSecrets: Record<string, ClientSecretJson[]>;
   tokens: TokenJson[];
   applications: ApplicationJson[];
-  /** Every request the handlers saw, for assertions on headers and bodies. */
-  requests: { method: string; path: string; headers: Headers; body: unknown }[];
+  /** AU-08: the user's security log, newest first, as the account API keeps it. */
+  securityEvents: SecurityEventJson[];
+  /** Every request the handlers saw, for assertions on headers, query and bodies. */
+  requests: { method: string; path: string; query: URLSearchParams; headers: Headers; body: unknown }[];
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -91,6 +100,32 @@ export function makeApplication(overrides: Partial<ApplicationJson> = {}): Appli
   };
 }
 
+let eventSequence = 0;
+
+/**
+ * An event of the user's log (AU-08), by default their own sign-in from a browser. Ids sort by
+ * time as the server's do (`evt_` and the time in base 36): the mock pages by them.
+ */
+export function makeSecurityEvent(overrides: Partial<SecurityEventJson> = {}): SecurityEventJson {
+  const createdAt = overrides.created_at ?? iso(NOW - DAY);
+  eventSequence += 1;
+  return {
+    id: `evt_${Date.parse(createdAt).toString(36).padStart(9, '0')}${String(eventSequence).padStart(12, '0')}`,
+    type: 'sign_in',
+    user_id: 'usr_ada',
+    actor: 'user',
+    actor_id: 'usr_ada',
+    ip: '203.0.113.7',
+    user_agent:
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+    target_type: null,
+    target_id: null,
+    outcome: 'success',
+    created_at: createdAt,
+    ...overrides,
+  };
+}
+
 function initialDb(): MockDb {
   return {
     user: { id: 'usr_ada', name: 'Ada Lovelace', email: 'ada@example.test' },
@@ -99,6 +134,7 @@ function initialDb(): MockDb {
     clientSecrets: {},
     tokens: [],
     applications: [],
+    securityEvents: [],
     requests: [],
   };
 }

@@ -10,11 +10,13 @@ import {
   BFF_ACCOUNT_BASE,
   isRollOverlap,
   isScope,
+  isSecurityEventType,
   MAX_CLIENT_SECRETS,
   MAX_DESCRIPTION_LENGTH,
   ROLL_OVERLAPS,
   SCOPES,
   SECRET_EXPIRIES,
+  SECURITY_LOG_PAGE_SIZE,
   THIRD_PARTY_SCOPES,
   type AccountMethod,
   type AccountPath,
@@ -31,6 +33,7 @@ import type {
   ErrorJson,
   SessionJson,
   RollTokenRequest,
+  SecurityLogJson,
   TokenJson,
   UpdateClientRequest,
   UpdateTokenRequest,
@@ -51,7 +54,14 @@ const forbidden = () => refusal(403, 'forbidden', 'This request did not come fro
 async function record(request: StrictRequest<DefaultBodyType>): Promise<unknown> {
   const text = request.method === 'GET' ? '' : await request.clone().text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
-  db.requests.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, body });
+  const url = new URL(request.url);
+  db.requests.push({
+    method: request.method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers: request.headers,
+    body,
+  });
   return body;
 }
 
@@ -369,6 +379,30 @@ export const handlers = [
     if (!app) return refusal(404, 'not_found', 'No such authorized application.');
     db.applications = db.applications.filter((a) => a !== app);
     return HttpResponse.json<ApplicationJson>({ ...app, active_grants: 0, scopes: [] });
+  }),
+
+  // AU-05, as the account API answers: newest first, `type` one event type, `before` the last
+  // page's `next`, `limit` 1 to 100 (50 by default); a bad parameter is 400 naming it.
+  accountRoute('GET', '/security-log', async ({ request }) => {
+    await record(request);
+    const refused = guard(request);
+    if (refused) return refused;
+    const query = new URL(request.url).searchParams;
+    const type = query.get('type');
+    if (type !== null && !isSecurityEventType(type)) return validationFailed('type', 'Unknown event type.');
+    const before = query.get('before');
+    const limit = Number(query.get('limit') ?? SECURITY_LOG_PAGE_SIZE);
+    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
+      return validationFailed('limit', 'limit must be a whole number from 1 to 100.');
+    }
+    const matching = [...db.securityEvents]
+      .sort((a, b) => (a.id < b.id ? 1 : -1))
+      .filter((event) => (type === null || event.type === type) && (before === null || event.id < before));
+    const events = matching.slice(0, limit);
+    return HttpResponse.json<SecurityLogJson>({
+      events,
+      next: matching.length > limit ? events[events.length - 1]!.id : null,
+    });
   }),
 
   http.post('/bff/graphql', async ({ request }) => {
