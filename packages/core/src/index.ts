@@ -112,3 +112,4 @@ export { revokeReportedCredentials } from './leaks/revoke-reported.service.ts';
 export { purgeExpiredData, DEFAULT_PURGE_BATCH_SIZE, PURGE_LEASE_KEY } from './retention/retention.service.ts';
 export { PURGE_KINDS } from './retention/retention.ts';
 export type { PurgeCounts, PurgeKind, PurgeOptions, PurgeResult } from './retention/retention.ts';
+export { pruneLeases, releaseLease, renewLease, takeLease } from './locks/leases.repository.ts';

@@ -5,7 +5,7 @@ import { makeUser } from '#test/support/fixtures.ts';
 import { PortalBrowser, sessionIdOf, type PortalResponse } from '#test/support/portal-system.ts';
 import { startRedisPortal, type RedisPortal } from '#test/support/redis-portal.ts';
 import { startRedisServer, type RedisServer } from '#test/support/redis.ts';
-import { releaseLock, takeLock } from './lock-rows.repository.ts';
+import { releaseLease, takeLease } from '@latchkey/core';
 
 // D-4 / BF-RT-01 / R-03 across instances: the refresh token rotates strictly and a second use
 // revokes the grant, so with several BFF instances one refresh per session must happen across
@@ -128,25 +128,25 @@ describe('locks table (conditional statements on SQLite and PostgreSQL)', () => 
   it('one live holder at a time; an expired lease changes hands; only its holder releases it', async () => {
     const { db, clock } = withDatabase.system;
     const now = clock.now();
-    expect(await takeLock(db, 'test-lock', 'a', now, 1_000)).toBe(true);
-    expect(await takeLock(db, 'test-lock', 'b', now + 500, 1_000)).toBe(false);
-    expect(await takeLock(db, 'test-lock', 'a', now + 999, 1_000)).toBe(false); // not re-entrant
-    await releaseLock(db, 'test-lock', 'b'); // not b's: nothing happens
-    expect(await takeLock(db, 'test-lock', 'c', now + 999, 1_000)).toBe(false);
-    expect(await takeLock(db, 'test-lock', 'b', now + 1_000, 1_000)).toBe(true); // expired: taken over
-    expect(await takeLock(db, 'test-lock', 'a', now + 1_500, 1_000)).toBe(false);
-    await releaseLock(db, 'test-lock', 'a'); // a lost it: b keeps it
+    expect(await takeLease(db, 'test-lock', 'a', now, 1_000)).toBe(true);
+    expect(await takeLease(db, 'test-lock', 'b', now + 500, 1_000)).toBe(false);
+    expect(await takeLease(db, 'test-lock', 'a', now + 999, 1_000)).toBe(false); // not re-entrant
+    await releaseLease(db, 'test-lock', 'b'); // not b's: nothing happens
+    expect(await takeLease(db, 'test-lock', 'c', now + 999, 1_000)).toBe(false);
+    expect(await takeLease(db, 'test-lock', 'b', now + 1_000, 1_000)).toBe(true); // expired: taken over
+    expect(await takeLease(db, 'test-lock', 'a', now + 1_500, 1_000)).toBe(false);
+    await releaseLease(db, 'test-lock', 'a'); // a lost it: b keeps it
     expect(await db.selectFrom('locks').select('holder').where('key', '=', 'test-lock').execute()).toEqual([
       { holder: 'b' },
     ]);
-    await releaseLock(db, 'test-lock', 'b');
-    expect(await takeLock(db, 'test-lock', 'c', now + 1_600, 1_000)).toBe(true);
+    await releaseLease(db, 'test-lock', 'b');
+    expect(await takeLease(db, 'test-lock', 'c', now + 1_600, 1_000)).toBe(true);
   });
 
   it('of many concurrent takers exactly one gets a free lease', async () => {
     const { db, clock } = withDatabase.system;
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => takeLock(db, 'race-lock', `h${i}`, clock.now(), 5_000)),
+      Array.from({ length: 10 }, (_, i) => takeLease(db, 'race-lock', `h${i}`, clock.now(), 5_000)),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
   });

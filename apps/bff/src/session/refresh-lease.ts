@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '@latchkey/core';
 import type { Db } from '@latchkey/db';
 import type { RedisClient } from '@latchkey/sessions';
-import { pruneLocks, releaseLock, takeLock } from './lock-rows.repository.ts';
+import { pruneLeases, releaseLease, takeLease } from '@latchkey/core';
 import { inStore } from './store-failure.ts';
 
 /**
@@ -57,12 +57,12 @@ export function databaseRefreshLeases(db: Db, clock: Clock): RefreshLeases {
       const now = clock.now();
       if (now - lastPrune >= PRUNE_INTERVAL_MS) {
         lastPrune = now;
-        await inStore(pruneLocks(db, now - PRUNE_INTERVAL_MS));
+        await inStore(pruneLeases(db, now - PRUNE_INTERVAL_MS));
       }
-      return inStore(takeLock(db, leaseName(sid), holder, now, ttlMs));
+      return inStore(takeLease(db, leaseName(sid), holder, now, ttlMs));
     },
     async release(sid, holder) {
-      await inStore(releaseLock(db, leaseName(sid), holder));
+      await inStore(releaseLease(db, leaseName(sid), holder));
     },
   };
 }

@@ -3,7 +3,7 @@ import { randomBase62 } from '@latchkey/credentials';
 import type { Db } from '@latchkey/db';
 import { recordSecurityEvent } from '../audit/security-events.ts';
 import type { Clock } from '../clock.ts';
-import { releaseLease, renewLease, takeLease } from './purge-lease.repository.ts';
+import { releaseLease, renewLease, takeLease } from '../locks/leases.repository.ts';
 import {
   countExpiredWithoutEvent,
   countPurgeable,

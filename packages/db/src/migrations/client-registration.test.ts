@@ -4,6 +4,7 @@
 import { Migrator } from 'kysely/migration';
 import { expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
+import { rowsById, type RowsById } from '#test/support/rows-by-id.ts';
 import { useTestDatabase } from '#test/support/test-database.ts';
 import { provider } from '../migrate.ts';
 
@@ -30,20 +31,9 @@ async function insertOldClients(): Promise<void> {
     .execute();
 }
 
-/** The clients, by id, with numbers as numbers (PostgreSQL answers bigint as text). */
-async function clients(): Promise<Record<string, Record<string, unknown>>> {
-  const rows: Array<Record<string, unknown>> = await db.selectFrom('clients').selectAll().orderBy('id').execute();
-  return Object.fromEntries(
-    rows.map((row) => [
-      row.id,
-      Object.fromEntries(
-        Object.entries(row).map(([key, value]) => [
-          key,
-          typeof value === 'bigint' || (key.endsWith('_at') && typeof value === 'string') ? Number(value) : value,
-        ]),
-      ),
-    ]),
-  );
+/** The clients, by id (rowsById). */
+function clients(): Promise<RowsById> {
+  return rowsById(db, 'clients');
 }
 
 function withoutNewColumns(rows: Record<string, Record<string, unknown>>) {

@@ -4,6 +4,7 @@
 import { Migrator } from 'kysely/migration';
 import { expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
+import { rowsById, type RowsById } from '#test/support/rows-by-id.ts';
 import { useTestDatabase } from '#test/support/test-database.ts';
 import { provider } from '../migrate.ts';
 
@@ -40,20 +41,9 @@ async function insertOldToken(): Promise<void> {
     .execute();
 }
 
-/** The access tokens, by id, with numbers as numbers (PostgreSQL answers bigint as text). */
-async function tokens(): Promise<Record<string, Record<string, unknown>>> {
-  const rows: Array<Record<string, unknown>> = await db.selectFrom('access_tokens').selectAll().orderBy('id').execute();
-  return Object.fromEntries(
-    rows.map((row) => [
-      row.id,
-      Object.fromEntries(
-        Object.entries(row).map(([key, value]) => [
-          key,
-          typeof value === 'bigint' || (key.endsWith('_at') && typeof value === 'string') ? Number(value) : value,
-        ]),
-      ),
-    ]),
-  );
+/** The access tokens, by id (rowsById). */
+function tokens(): Promise<RowsById> {
+  return rowsById(db, 'access_tokens');
 }
 
 it('TR-14 2026_12_04_000000_token_details: an old token has no description, no last-use address or User-Agent, was never rolled, and is otherwise unchanged; down and up work', async () => {

@@ -1,10 +1,11 @@
 import type { Executor } from '@latchkey/db';
 
 /**
- * RE-04: a lease in the `locks` table shared by every instance on the database (the pattern of
- * apps/bff/src/session/lock-rows.repository.ts). Each step is one conditional statement SQLite and
- * PostgreSQL both run atomically: a row is inserted only if none exists, and an existing one changes
- * hands only once it has expired, so two instances never both hold a live lease.
+ * Short leases in the `locks` table, shared by every instance on the database: the portal's
+ * single-flight refresh per session, and the retention purge (RE-04). Each step is one
+ * conditional statement SQLite and PostgreSQL both run atomically: a row is inserted only if none
+ * exists, and an existing one changes hands only once it has expired, so two instances never both
+ * hold a live lease.
  */
 export async function takeLease(
   db: Executor,
@@ -50,4 +51,9 @@ export async function renewLease(
 /** Gives the lease back, only if this holder still has it. */
 export async function releaseLease(db: Executor, key: string, holder: string): Promise<void> {
   await db.deleteFrom('locks').where('key', '=', key).where('holder', '=', holder).execute();
+}
+
+/** Rows of holders that died long ago; a live lease is never touched. */
+export async function pruneLeases(db: Executor, before: number): Promise<void> {
+  await db.deleteFrom('locks').where('expires_at', '<=', before).execute();
 }
