@@ -6,7 +6,17 @@
 // build leaves dist/ as it was.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -68,7 +78,8 @@ function layOver(from: string, to: string): void {
   const keep = new Set(built);
   for (const file of files(to)) {
     const name = relative(to, file);
-    if (!keep.has(name) && name !== '.build-fingerprint' && statSync(file).mtimeMs < Date.now() - 3_600_000) rmSync(file);
+    if (!keep.has(name) && name !== '.build-fingerprint' && statSync(file).mtimeMs < Date.now() - 3_600_000)
+      rmSync(file);
   }
 }
 
