@@ -1,8 +1,12 @@
-// Runs the admin CLI as operators do: a real child process (Node running main.ts) on its own
-// temporary DATA_DIR, and in the node-pg project on its own empty PostgreSQL database
-// (DATABASE_URL), which the CLI migrates itself. Shared by the CLI's test files.
+// Runs the admin CLI on its own temporary DATA_DIR, and in the node-pg project on its own empty
+// PostgreSQL database (DATABASE_URL), which the CLI migrates itself. Shared by the CLI's test
+// files. A run is the CLI's own runCli with only the sandbox's environment, its output captured:
+// the same dispatch, configuration, database and printing as `node main.ts`, without starting
+// Node and loading the stack for every call (that was a quarter of the test run). main.test.ts
+// runs the real program as a child process (`createSandbox({ process: true })`).
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +16,7 @@ import { createDatabase, sqlitePathFor, type Db } from '@latchkey/db';
 import { perFile } from '#test/support/per-file.ts';
 import { withDatabase } from '#test/support/postgres-databases.ts';
 import { testPostgresBin, testPostgresUrl } from '#test/support/test-database.ts';
+import { runCli } from './run-cli.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
@@ -59,7 +64,47 @@ function psql(url: string, sql: string): string {
   return result.stdout;
 }
 
-export function createSandbox(): CliSandbox {
+/** A stream that keeps what is written to it, as text. */
+function capture(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+function parseJson(stdout: string): unknown {
+  try {
+    return stdout === '' ? undefined : JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The program itself in a child process: exit status, streams and all. */
+function runProcess(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, json: parseJson(stdout) }));
+  });
+}
+
+async function runInProcess(args: string[], env: Record<string, string>): Promise<Run> {
+  const stdout = capture();
+  const stderr = capture();
+  const code = await runCli(args, { env, stdout: stdout.stream, stderr: stderr.stream });
+  return { code, stdout: stdout.text(), stderr: stderr.text(), json: parseJson(stdout.text()) };
+}
+
+export function createSandbox(options: { process?: boolean } = {}): CliSandbox {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-cli-'));
   const cluster = testPostgresUrl();
   let databaseUrl: string | undefined;
@@ -69,36 +114,25 @@ export function createSandbox(): CliSandbox {
     psql(cluster, `create database ${name} template template0`);
     databaseUrl = withDatabase(cluster, name);
   }
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     dataDir,
     databaseUrl,
     run(args, env = {}) {
-      return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [MAIN, ...args], {
-          // Only what the configuration needs: nothing from the test runner's environment leaks in.
-          env: {
-            NODE_ENV: 'test',
-            DATA_DIR: dataDir,
-            ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-            ...env,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => (stdout += chunk));
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        child.on('error', reject);
-        child.on('close', (code) => {
-          let json: unknown;
-          try {
-            json = stdout === '' ? undefined : JSON.parse(stdout);
-          } catch {
-            json = undefined;
-          }
-          resolve({ code, stdout, stderr, json });
-        });
-      });
+      // Only what the configuration needs: nothing from the test runner's environment leaks in.
+      const runEnv = {
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+        ...env,
+      };
+      if (options.process) return runProcess(args, runEnv);
+      // One at a time, as the tests' Promise.all of separate processes ran side by side:
+      // node:sqlite is synchronous, and two runs on one thread waiting for each other's write
+      // lock would only time out ("database is locked").
+      const result = queue.then(() => runInProcess(args, runEnv));
+      queue = result.catch(() => undefined);
+      return result;
     },
     databaseBytes() {
       if (databaseUrl !== undefined) {
@@ -147,10 +181,28 @@ export function createSandbox(): CliSandbox {
  */
 export async function seedUsers(sandbox: CliSandbox): Promise<void> {
   expectSuccess(
-    await sandbox.run(['user', 'create', '--email', OWNER, '--password', 'correct horse olive', '--name', 'Olive Owner']),
+    await sandbox.run([
+      'user',
+      'create',
+      '--email',
+      OWNER,
+      '--password',
+      'correct horse olive',
+      '--name',
+      'Olive Owner',
+    ]),
   );
   expectSuccess(
-    await sandbox.run(['user', 'create', '--email', OTHER, '--password', 'battery staple lagoon', '--name', 'Otto Other']),
+    await sandbox.run([
+      'user',
+      'create',
+      '--email',
+      OTHER,
+      '--password',
+      'battery staple lagoon',
+      '--name',
+      'Otto Other',
+    ]),
   );
 }
 

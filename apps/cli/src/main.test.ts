@@ -1,4 +1,5 @@
-// The admin CLI as operators run it: dispatch, usage errors and configuration errors.
+// The admin CLI as operators run it, a child process (node main.ts): dispatch, usage errors
+// and configuration errors. The command tests call the same runCli in process (cli.fixture.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, expectFailure, OWNER, type CliSandbox } from './cli.fixture.ts';
 
@@ -6,7 +7,7 @@ let sandbox: CliSandbox;
 const cli = (args: string[], env?: Record<string, string>) => sandbox.run(args, env);
 
 beforeAll(() => {
-  sandbox = createSandbox();
+  sandbox = createSandbox({ process: true });
 });
 
 afterAll(() => {
@@ -44,7 +45,7 @@ describe('admin CLI: dispatch and usage', () => {
   });
 
   it('migrate applies every migration on a fresh database, then nothing on the next run', async () => {
-    const fresh = createSandbox();
+    const fresh = createSandbox({ process: true });
     try {
       const first = await fresh.run(['migrate']);
       expect(first.code).toBe(0);
@@ -62,7 +63,7 @@ describe('admin CLI: dispatch and usage', () => {
   });
 
   it('bad input exits 2 with one line on stderr and creates no database (no SQLite file, no PostgreSQL schema)', async () => {
-    const fresh = createSandbox();
+    const fresh = createSandbox({ process: true });
     try {
       const runs = await Promise.all([
         fresh.run([]),

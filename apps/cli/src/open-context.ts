@@ -7,8 +7,8 @@ import type { CliContext } from './command.ts';
  * Opens the configured database (PostgreSQL when DATABASE_URL is set, else the SQLite file
  * under DATA_DIR) and brings its schema up to date, as the servers do on start.
  */
-export async function openContext(): Promise<CliContext> {
-  const config = loadConfig();
+export async function openContext(env?: NodeJS.ProcessEnv): Promise<CliContext> {
+  const config = loadConfig(env);
   const db = createDatabase(databaseOptionsFor(config, { applicationName: 'latchkey-cli' }));
   let appliedMigrations: string[];
   try {
