@@ -40,7 +40,9 @@ test('AA-09 approve the example app twice, see it once, Revoke access: its next 
     });
 
     await test.step('Revoke access, confirmed: the app leaves the list', async () => {
-      await row(browser, clientName).getByRole('button', { name: 'Revoke access' }).click();
+      await row(browser, clientName)
+        .getByRole('button', { name: `Revoke access for ${clientName}`, exact: true })
+        .click();
       const confirm = browser.getByRole('alertdialog', { name: 'Revoke access?' });
       await expect(confirm).toContainText('ask for your permission again');
       const [response] = await Promise.all([

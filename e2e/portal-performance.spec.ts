@@ -17,7 +17,7 @@ test('PF-03 with JavaScript disabled, / shows the header, the navigation and a p
     const page = await context.newPage();
     const response = await page.goto('/');
     expect(response?.status()).toBe(200);
-    await expect(page.getByRole('link', { name: 'Latchkey developer portal, home' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Latchkey Developer portal' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Portal' });
     await expect(nav.getByRole('link')).toHaveText(['API clients', 'API tokens', 'Explorer', 'Security log']);
     await expect(page.getByRole('status')).toContainText('Loading the developer portal…');

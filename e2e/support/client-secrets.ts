@@ -41,11 +41,11 @@ export async function generateSecret(page: Page): Promise<string> {
   return secret;
 }
 
-/** Delete on the secret ending in `last4`, then the confirmation's Delete. */
+/** Delete on the secret ending in `last4` (AX-02: "Delete secret ending in aBcD"), then the confirmation's Delete. */
 export async function deleteSecret(page: Page, last4: string): Promise<void> {
   await secretRows(page)
     .filter({ hasText: `…${last4}` })
-    .getByRole('button', { name: 'Delete' })
+    .getByRole('button', { name: `Delete secret ending in ${last4}`, exact: true })
     .click();
   const confirm = page.getByRole('alertdialog', { name: 'Delete this secret?' });
   const [response] = await Promise.all([

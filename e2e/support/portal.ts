@@ -60,7 +60,7 @@ export async function generateToken(page: Page, name: string): Promise<Generated
   ]);
   expect(response.status()).toBe(201);
   const body = (await response.json()) as { token: { id: string }; value: string };
-  await expect(dialog.locator('input[readonly]')).toHaveValue(body.value);
+  await expect(shownOnce(page, 'Token')).toHaveValue(body.value);
   return { id: body.token.id, value: body.value };
 }
 
@@ -75,9 +75,15 @@ export function row(page: Page, name: string) {
   return page.getByRole('row').filter({ hasText: name });
 }
 
-/** Revoke on the row, then the confirmation dialog's Revoke; the row then reads Revoked. */
+/**
+ * Revoke on the row (named for it, AX-02: "Revoke token Deploy bot"), then the confirmation
+ * dialog's Revoke; the row then reads Revoked.
+ */
 export async function revoke(page: Page, name: string, path: 'clients' | 'tokens'): Promise<void> {
-  await row(page, name).getByRole('button', { name: 'Revoke' }).click();
+  const noun = path === 'tokens' ? 'token' : 'client';
+  await row(page, name)
+    .getByRole('button', { name: `Revoke ${noun} ${name}`, exact: true })
+    .click();
   const confirm = page.getByRole('alertdialog');
   await expect(confirm).toBeVisible();
   const [response] = await Promise.all([

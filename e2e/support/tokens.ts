@@ -53,7 +53,9 @@ export async function rollToken(
   name: string,
   overlap: 'No, stop it now' | '1 hour' | '24 hours' | '7 days',
 ): Promise<TokenAnswer> {
-  await row(page, name).getByRole('button', { name: 'Roll' }).click();
+  await row(page, name)
+    .getByRole('button', { name: `Roll token ${name}`, exact: true })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Roll token' });
   await dialog.getByRole('radiogroup', { name: 'Old value keeps working' }).getByLabel(overlap).check();
   const [response] = await Promise.all([

@@ -1,7 +1,13 @@
-import { useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import { Button } from './button.tsx';
 
 type CopyState = 'idle' | 'copied' | 'failed';
+
+/**
+ * Told of each value a CopyButton inside it has put on the clipboard. A shown-once dialog
+ * provides it, so that closing after a copy asks nothing (AX-10).
+ */
+export const CopiedContext = createContext<((value: string) => void) | null>(null);
 
 /**
  * Copies a value to the clipboard. Its accessible name says what it copies ("Copy client
@@ -9,6 +15,7 @@ type CopyState = 'idle' | 'copied' | 'failed';
  */
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const [state, setState] = useState<CopyState>('idle');
+  const onCopied = useContext(CopiedContext);
 
   useEffect(() => {
     if (state === 'idle') return;
@@ -20,6 +27,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     try {
       await navigator.clipboard.writeText(value);
       setState('copied');
+      onCopied?.(value);
     } catch {
       setState('failed');
     }
@@ -31,7 +39,11 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
         {state === 'copied' ? 'Copied' : 'Copy'}
       </Button>
       <span className="visually-hidden" role="status">
-        {state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'Copy failed: select the text and copy it.' : ''}
+        {state === 'copied'
+          ? 'Copied to the clipboard.'
+          : state === 'failed'
+            ? 'Copy failed: select the text and copy it.'
+            : ''}
       </span>
     </>
   );

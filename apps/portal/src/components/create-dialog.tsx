@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent, type ReactNode } from 'react';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
+import { CopiedContext } from './copy-button.tsx';
 import { Dialog } from './dialog.tsx';
+import { DraftRestoredAlert } from './draft-restored-alert.tsx';
 
 interface Notice {
   title: string;
@@ -24,6 +26,18 @@ interface CreateDialogProps<T> {
   warning: Notice | ((created: T) => Notice);
   /** The created credential: its values (RevealedSecret) and how to use it. */
   renderCreated: (created: T) => ReactNode;
+  /**
+   * AX-10: the value shown once, and what to call it in the question asked when the dialog is
+   * closed (Escape, ×) before it was copied; nothing when there is none (a public client).
+   */
+  shownOnce: (created: T) => ShownOnceValue | undefined;
+  /** AX-11: the form was filled again from what was typed before the session ended. */
+  restored?: boolean;
+}
+
+export interface ShownOnceValue {
+  value: string;
+  noun: 'secret' | 'token';
 }
 
 /**
@@ -39,27 +53,81 @@ export function CreateDialog<T>({
   renderForm,
   warning,
   renderCreated,
+  shownOnce,
+  restored = false,
 }: CreateDialogProps<T>) {
   const [created, setCreated] = useState<{ value: T } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const noticeId = useId();
+  const secret = created ? shownOnce(created.value) : undefined;
+
+  /** AX-10: Escape or × before the secret was copied asks first; Done (an explicit choice) never does. */
+  function requestClose(): void {
+    if (secret && !copied) setAsking(true);
+    else onClose();
+  }
+  function noteCopy(value: string): void {
+    if (value === secret?.value) setCopied(true);
+  }
+
   return (
-    <Dialog open title={created ? createdTitle : title} onClose={onClose}>
+    <Dialog
+      open
+      title={created ? createdTitle : title}
+      onClose={requestClose}
+      describedBy={!created && restored ? noticeId : undefined}
+    >
       {created ? (
-        <ShownOnce warning={typeof warning === 'function' ? warning(created.value) : warning} onDone={onClose}>
-          {renderCreated(created.value)}
-        </ShownOnce>
+        <CopiedContext value={noteCopy}>
+          <ShownOnce
+            warning={typeof warning === 'function' ? warning(created.value) : warning}
+            onDone={onClose}
+            onCopy={(event) => {
+              if (secret && copiedBySelection(event, secret.value)) setCopied(true);
+            }}
+          >
+            {renderCreated(created.value)}
+          </ShownOnce>
+        </CopiedContext>
       ) : (
-        renderForm({ onCreated: (value) => setCreated({ value }), onCancel: onClose })
+        <>
+          {restored ? <DraftRestoredAlert id={noticeId} outcome="created" /> : null}
+          {renderForm({ onCreated: (value) => setCreated({ value }), onCancel: onClose })}
+        </>
       )}
+      {asking && secret ? (
+        <CloseUncopiedDialog noun={secret.noun} onGoBack={() => setAsking(false)} onCloseAnyway={onClose} />
+      ) : null}
     </Dialog>
   );
 }
 
-function ShownOnce({ warning, onDone, children }: { warning: Notice; onDone: () => void; children: ReactNode }) {
+/** The user selected the value and copied it with the keyboard or the context menu (not with Copy). */
+function copiedBySelection(event: ClipboardEvent<HTMLElement>, value: string): boolean {
+  const target = event.target;
+  if (target instanceof HTMLInputElement) {
+    return target.value.slice(target.selectionStart ?? 0, target.selectionEnd ?? 0) === value;
+  }
+  return document.getSelection()?.toString().includes(value) ?? false;
+}
+
+function ShownOnce({
+  warning,
+  onDone,
+  onCopy,
+  children,
+}: {
+  warning: Notice;
+  onDone: () => void;
+  onCopy: (event: ClipboardEvent<HTMLDivElement>) => void;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   // The form that had focus is gone: start reading at the warning.
   useEffect(() => ref.current?.focus(), []);
   return (
-    <div className="stack">
+    <div className="stack" onCopy={onCopy}>
       <div ref={ref} tabIndex={-1} className="focus-target">
         <Alert tone={warning.tone ?? 'warning'} title={warning.title}>
           {warning.body}
@@ -72,6 +140,42 @@ function ShownOnce({ warning, onDone, children }: { warning: Notice; onDone: () 
         </Button>
       </div>
     </div>
+  );
+}
+
+/**
+ * AX-10: the question before a secret that was never copied is gone for good. A nested
+ * alertdialog: focus starts on Go back, the safe choice, and returns to where it was (the ×,
+ * the value) when it closes; Escape here means Go back.
+ */
+function CloseUncopiedDialog({
+  noun,
+  onGoBack,
+  onCloseAnyway,
+}: {
+  noun: ShownOnceValue['noun'];
+  onGoBack: () => void;
+  onCloseAnyway: () => void;
+}) {
+  const descriptionId = useId();
+  return (
+    <Dialog
+      open
+      role="alertdialog"
+      title={`You have not copied the ${noun}. Close anyway?`}
+      describedBy={descriptionId}
+      onClose={onGoBack}
+    >
+      <p id={descriptionId}>This is the only time it is shown: once closed, nobody can show it to you again.</p>
+      <div className="form-actions">
+        <Button onClick={onGoBack} data-autofocus>
+          Go back
+        </Button>
+        <Button variant="danger" onClick={onCloseAnyway}>
+          Close anyway
+        </Button>
+      </div>
+    </Dialog>
   );
 }
 

@@ -1,13 +1,24 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import styles from './data-table.module.css';
 
 /**
  * A list as a table on wide screens and as cards on phones. Each `<td>` gives its column
- * name in `data-label` (empty for the actions cell) for the card layout.
+ * name in `data-label` (empty for the actions cell) for the card layout. `ref` is the element
+ * useFocusAfterRevoke looks for rows in (AX-03).
  */
-export function DataTable({ caption, columns, children }: { caption: string; columns: string[]; children: ReactNode }) {
+export function DataTable({
+  caption,
+  columns,
+  children,
+  ref,
+}: {
+  caption: string;
+  columns: string[];
+  children: ReactNode;
+  ref?: Ref<HTMLDivElement>;
+}) {
   return (
-    <div className={styles.surface}>
+    <div ref={ref} className={styles.surface}>
       <table className={styles.table}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import styles from './dialog.module.css';
+import { pageHeading } from './page-header.tsx';
 
 interface DialogProps {
   open: boolean;
@@ -32,7 +33,9 @@ export function Dialog({ open, title, onClose, children, role = 'dialog', descri
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
+      // A dialog opened with nothing focused (reopened after sign-in, AX-11) hands focus to the page's heading.
+      if (opener === null || opener === document.body) pageHeading()?.focus();
+      else if (opener.isConnected) opener.focus();
     };
   }, [open]);
 
@@ -41,6 +44,8 @@ export function Dialog({ open, title, onClose, children, role = 'dialog', descri
   function handleCancel(event: SyntheticEvent<HTMLDialogElement>): void {
     // Escape: React state decides whether the dialog is open, not the browser.
     event.preventDefault();
+    // React passes a nested dialog's `cancel` up to this one; Escape closes the top one only (AX-10).
+    if (event.target !== event.currentTarget) return;
     onClose();
   }
 

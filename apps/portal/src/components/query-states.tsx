@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { errorMessage, SessionEndedError } from '../lib/api-client.ts';
 import { Button } from './button.tsx';
 
@@ -12,10 +12,24 @@ export function LoadingState({ label }: { label: string }) {
   );
 }
 
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+/**
+ * A list with nothing in it. Its title can take focus from script (`ref`, tabIndex -1): where
+ * focus goes when the last row was revoked (AX-03).
+ */
+export function EmptyState({
+  title,
+  children,
+  ref,
+}: {
+  title: string;
+  children?: ReactNode;
+  ref?: Ref<HTMLParagraphElement>;
+}) {
   return (
     <div className="state state--empty">
-      <p className="state__title">{title}</p>
+      <p ref={ref} className="state__title focus-target" tabIndex={-1}>
+        {title}
+      </p>
       {children ? <div className="state__text">{children}</div> : null}
     </div>
   );

@@ -24,6 +24,8 @@ interface RevokeDialogProps {
   pendingLabel?: string;
   /** The toast once revoked, naming what was. */
   revokedMessage: string;
+  /** Once revoked, before the dialog closes: where the list moves focus (AX-03, useFocusAfterRevoke). */
+  onRevoked?: () => void;
   onClose: () => void;
   /** What stops working, in a sentence or two; "This cannot be undone." follows. */
   children: ReactNode;
@@ -33,7 +35,8 @@ interface RevokeDialogProps {
  * The confirmation before revoking a credential (its button says Revoke). An
  * alertdialog described by its consequences; focus starts on Cancel, the safe choice. On
  * success it closes with a toast, and the feature's mutation refreshes the list behind it; a
- * failure stays inside the dialog.
+ * failure stays inside the dialog. Cancel, Escape and × give focus back to the button that opened
+ * it (Dialog); after a revoke, `onRevoked` lets the list choose where it goes instead (AX-03).
  */
 export function RevokeDialog({
   title,
@@ -42,6 +45,7 @@ export function RevokeDialog({
   confirmLabel = 'Revoke',
   pendingLabel = 'Revoking…',
   revokedMessage,
+  onRevoked,
   onClose,
   children,
 }: RevokeDialogProps) {
@@ -50,6 +54,7 @@ export function RevokeDialog({
     revoke.mutate(id, {
       onSuccess: () => {
         showToast({ tone: 'success', message: revokedMessage });
+        onRevoked?.();
         onClose();
       },
     });

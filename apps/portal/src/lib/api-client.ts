@@ -9,6 +9,7 @@ import {
   type AccountRoute,
 } from '@latchkey/contracts';
 import { bff, paths } from '../config/paths.ts';
+import { saveOpenDialogDraft } from './dialog-draft.ts';
 
 /**
  * The one HTTP client of the portal. It talks only to the BFF, same-origin,
@@ -65,6 +66,8 @@ export function redirectToSignIn(): void {
   // After Sign out, a late answer must not sign the user straight back in.
   if (window.location.pathname === paths.signedOut.path || leavingForSignIn) return;
   leavingForSignIn = true;
+  // AX-11: what was typed in an open form comes back after the sign-in (lib/dialog-draft.ts).
+  saveOpenDialogDraft();
   window.location.assign(bff.login(window.location.pathname + window.location.search));
 }
 

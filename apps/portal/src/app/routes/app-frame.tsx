@@ -31,7 +31,7 @@ export function AppFrame({ user, children }: { user?: ReactNode; children: React
         Skip to content
       </a>
       <header className="app-header">
-        <Link to={paths.clients.href()} className="app-brand" aria-label="Latchkey developer portal, home">
+        <Link to={paths.clients.href()} className="app-brand">
           <span className="app-logo" aria-hidden="true">
             <svg width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="2">
               <circle cx="5.5" cy="8" r="3" />

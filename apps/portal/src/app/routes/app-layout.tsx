@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import { bff } from '../../config/paths.ts';
 import { forgetExplorerData } from '../../features/graphiql/api/explorer-storage.ts';
+import { forgetDialogDraft } from '../../lib/dialog-draft.ts';
 import { UserMenu } from '../../features/session/components/user-menu.tsx';
 import { AppFrame } from './app-frame.tsx';
 
@@ -9,6 +10,8 @@ export function AppLayout() {
   function afterSignOut(): void {
     // Nothing of this user's Explorer (query, tabs, history) stays for the next person (SO-08).
     forgetExplorerData();
+    // AX-11: nothing typed in a dialog stays for the next person either.
+    forgetDialogDraft();
     // The portal session is gone; the authorization server's own sign-in is ended by a
     // navigation to its end-session endpoint, which sends the browser back to /signed-out.
     // A full page load, so nothing of this page's memory (the query cache) survives either.

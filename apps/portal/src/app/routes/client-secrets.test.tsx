@@ -1,4 +1,4 @@
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime } from '../../lib/format-date.ts';
@@ -36,7 +36,7 @@ describe('issue 29: a client’s secrets (the Client secrets section of /clients
       formatDate(iso(NOW - 10 * DAY)),
       'Never',
       formatDate(iso(NOW - DAY)),
-      'Delete',
+      'Delete secret ending in wXyZ',
     ]);
     expect(
       within(next)
@@ -47,7 +47,7 @@ describe('issue 29: a client’s secrets (the Client secrets section of /clients
       formatDate(iso(NOW - DAY)),
       formatDateTime(iso(NOW + DAY)),
       'Never',
-      'Delete',
+      'Delete secret ending in aBcD',
     ]);
     expect(table.textContent).not.toContain('lks_');
   });
@@ -141,10 +141,7 @@ describe('issue 29: a client’s secrets (the Client secrets section of /clients
     const { user } = renderApp('/clients/lkc_del');
     const table = await screen.findByRole('table', { name: 'Client secrets' });
     const row = rowsOf(table)[1]!;
-    const remove = within(row).getByRole('button', { name: 'Delete' });
-    expect(document.getElementById(remove.getAttribute('aria-describedby')!)!.textContent).toBe(
-      'Secret ending in …aBcD',
-    );
+    const remove = within(row).getByRole('button', { name: 'Delete secret ending in aBcD' });
     await user.click(remove);
 
     const confirm = screen.getByRole('alertdialog', { name: 'Delete this secret?' });
@@ -157,7 +154,7 @@ describe('issue 29: a client’s secrets (the Client secrets section of /clients
     const left = rowsOf(screen.getByRole('table', { name: 'Client secrets' }));
     expect(left).toHaveLength(1);
     expect(left[0]!.textContent).toContain('wXyZ');
-    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull();
     expect(screen.getByText(/this one cannot be deleted/)).toBeTruthy();
     const request = db.requests.find((r) => r.method === 'POST')!;
     expect(request.path).toBe('/bff/api/clients/lkc_del/secrets/cs_gone/delete');
@@ -184,6 +181,36 @@ describe('issue 29: a client’s secrets (the Client secrets section of /clients
     expect(rowsOf(table)).toHaveLength(2);
     expect(screen.getByText('This client is revoked: its secrets no longer work.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Generate a new secret' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull();
+  });
+
+  it('AX-02 each Delete names its secret ("Delete secret ending in aBcD"), the visible word first, with no description repeating it', async () => {
+    db.clients = [makeClient({ id: 'lkc_names' })];
+    db.clientSecrets = {
+      lkc_names: [makeSecret({ id: 'cs_1', last4: 'wXyZ' }), makeSecret({ id: 'cs_2', last4: 'aBcD' })],
+    };
+    renderApp('/clients/lkc_names');
+    const table = await screen.findByRole('table', { name: 'Client secrets' });
+    for (const last4 of ['wXyZ', 'aBcD']) {
+      const button = within(table).getByRole('button', { name: `Delete secret ending in ${last4}` });
+      expect(button.firstChild!.textContent).toBe('Delete');
+      expect(button.hasAttribute('aria-label')).toBe(false);
+      expect(button.hasAttribute('aria-describedby')).toBe(false);
+    }
+  });
+
+  it('AX-03 once a secret is deleted and the one left cannot be, focus moves to the Client secrets heading, never <body>', async () => {
+    db.clients = [makeClient({ id: 'lkc_focus' })];
+    db.clientSecrets = {
+      lkc_focus: [makeSecret({ id: 'cs_1', last4: 'wXyZ' }), makeSecret({ id: 'cs_2', last4: 'aBcD' })],
+    };
+    const { user } = renderApp('/clients/lkc_focus');
+    const table = await screen.findByRole('table', { name: 'Client secrets' });
+    await user.click(within(table).getByRole('button', { name: 'Delete secret ending in wXyZ' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Deleted the secret ending in wXyZ.');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Client secrets' })),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { db, makeClient } from '../../testing/mocks/db.ts';
 import { renderApp, screen } from '../../testing/test-utils.tsx';
@@ -143,6 +143,57 @@ describe('issue 19: a client’s page (/clients/:id)', () => {
     renderApp('/clients/lkc_gone');
     expect(await screen.findByRole('heading', { level: 1, name: 'Gone' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Edit client' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Revoke/ })).toBeNull();
+  });
+
+  it('AX-02 AX-03 Revoke on the page names the client; once revoked, focus is on the page’s heading, never <body>', async () => {
+    db.clients = [makeClient({ id: 'lkc_ww', name: 'Weather Widget' })];
+    const { user } = renderApp('/clients/lkc_ww');
+    const button = await screen.findByRole('button', { name: 'Revoke client Weather Widget' });
+    expect(button.firstChild!.textContent).toBe('Revoke');
+    await user.click(button);
+    const confirm = screen.getByRole('alertdialog', { name: 'Revoke this client?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText(/This client is revoked: it signs nobody in/)).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Weather Widget' })),
+    );
+  });
+
+  it('AX-12 a long redirect URL renders with break opportunities (<wbr>) after / . - _ ? & =, none inside a word', async () => {
+    const long = 'https://weather-station.example.com/oauth2/callback?state_param=x&next=/home';
+    db.clients = [
+      makeClient({
+        id: 'lkc_long',
+        redirect_uris: [long],
+        post_logout_redirect_uri: 'https://weather-station.example.com/signed_out',
+        client_uri: 'https://weather-station.example.com/',
+      }),
+    ];
+    renderApp('/clients/lkc_long');
+    await screen.findByRole('heading', { level: 1 });
+    const item = screen.getByText('Redirect URLs').closest('div')!.querySelector('li code')!;
+    const pieces = item.innerHTML.replace(/<\/?span[^>]*>/g, '').split('<wbr>');
+    expect(pieces).toEqual([
+      'https://',
+      'weather-',
+      'station.',
+      'example.',
+      'com/',
+      'oauth2/',
+      'callback?',
+      'state_',
+      'param=',
+      'x&amp;',
+      'next=/',
+      'home',
+    ]);
+    // Read aloud, searched or copied, it is the URL itself: <wbr> adds no character.
+    expect(item.textContent).toBe(long);
+    expect(detailsOf()['Redirect URLs']).toBe(long);
+    expect(detailsOf()['Post-logout redirect URL']).toBe('https://weather-station.example.com/signed_out');
+    expect(screen.getByText('Post-logout redirect URL').closest('div')!.querySelectorAll('wbr')).toHaveLength(6);
+    const homepage = screen.getByRole('link', { name: 'https://weather-station.example.com/' });
+    expect(homepage.querySelectorAll('wbr')).toHaveLength(4);
   });
 });

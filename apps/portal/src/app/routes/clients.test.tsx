@@ -1,4 +1,4 @@
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { db, iso, makeClient, NOW } from '../../testing/mocks/db.ts';
@@ -37,9 +37,9 @@ describe('API clients page', () => {
     expect(active.textContent).toContain('lkc_active1');
     expect(active.textContent).toContain('https://dashboard.acme.test/callback');
     expect(within(active).getByText('Active')).toBeTruthy();
-    expect(within(active).getByRole('button', { name: 'Revoke' })).toBeTruthy();
+    expect(within(active).getByRole('button', { name: 'Revoke client Acme Dashboard' })).toBeTruthy();
     expect(within(revoked).getByText('Revoked')).toBeTruthy();
-    expect(within(revoked).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(within(revoked).queryByRole('button', { name: /^Revoke/ })).toBeNull();
   });
 
   it('shows a loading state, then an empty state when there are no clients', async () => {
@@ -258,18 +258,88 @@ describe('API clients page', () => {
     const { user } = renderApp('/clients');
     const row = (await screen.findByText('Acme Dashboard')).closest('tr')!;
 
-    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke client Acme Dashboard' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Revoke this client?' });
     expect(confirm.textContent).toContain('every token it has issued stops working immediately');
     await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
 
     expect(await within(row).findByText('Revoked')).toBeTruthy();
     expect(row.textContent).toContain('Acme Dashboard');
-    expect(within(row).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: /^Revoke/ })).toBeNull();
     const revoke = db.requests.find((r) => r.method === 'POST')!;
     expect(revoke.path).toBe('/bff/api/clients/lkc_target/revoke');
     expect(revoke.body).toBeUndefined();
     expect(revoke.headers.get('X-Latchkey-Portal')).toBe('1');
+  });
+
+  it('AX-02 each client’s Revoke names it ("Revoke client Weather Widget"), the visible word first, with no description repeating it', async () => {
+    db.clients = [
+      makeClient({ id: 'lkc_ww', name: 'Weather Widget' }),
+      makeClient({ id: 'lkc_ad', name: 'Acme Dashboard' }),
+    ];
+    renderApp('/clients');
+    const table = await screen.findByRole('table', { name: 'API clients' });
+    for (const name of ['Weather Widget', 'Acme Dashboard']) {
+      const button = within(table).getByRole('button', { name: `Revoke client ${name}` });
+      expect(button.firstChild!.textContent).toBe('Revoke');
+      expect(button.hasAttribute('aria-label')).toBe(false);
+      expect(button.hasAttribute('aria-describedby')).toBe(false);
+    }
+  });
+
+  it('AX-03 after a confirmed revoke, focus moves to the next client’s Revoke, the previous one’s from the last, then to the heading', async () => {
+    db.clients = [makeClient({ id: 'lkc_a', name: 'Alpha App' }), makeClient({ id: 'lkc_b', name: 'Bravo App' })];
+    const { user } = renderApp('/clients');
+    const table = await screen.findByRole('table', { name: 'API clients' });
+    async function revoke(name: string): Promise<void> {
+      await user.click(within(table).getByRole('button', { name: `Revoke client ${name}` }));
+      const confirm = screen.getByRole('alertdialog', { name: 'Revoke this client?' });
+      await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+      await waitFor(() => expect(within(table).queryByRole('button', { name: `Revoke client ${name}` })).toBeNull());
+    }
+    await revoke('Bravo App');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(table).getByRole('button', { name: 'Revoke client Alpha App' })),
+    );
+    await revoke('Alpha App');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'API clients' })),
+    );
+  });
+
+  it('AX-12 client IDs and redirect URLs may wrap after / . - _ ? & =, never inside a word', async () => {
+    db.clients = [
+      makeClient({
+        id: 'lkc_wrap',
+        client_id: 'lkc_Zx9kQ2pLmN4vB7tR',
+        redirect_uri: 'https://very-long-subdomain.example.com/oauth/callback?from=portal&x=1',
+      }),
+    ];
+    renderApp('/clients');
+    const table = await screen.findByRole('table', { name: 'API clients' });
+    const segments = (label: string) =>
+      table
+        .querySelector(`td[data-label="${label}"] code`)!
+        .innerHTML.replace(/<\/?span[^>]*>/g, '')
+        .split('<wbr>');
+    expect(segments('Redirect URL')).toEqual([
+      'https://',
+      'very-',
+      'long-',
+      'subdomain.',
+      'example.',
+      'com/',
+      'oauth/',
+      'callback?',
+      'from=',
+      'portal&amp;',
+      'x=',
+      '1',
+    ]);
+    expect(segments('Client ID')).toEqual(['lkc_', 'Zx9kQ2pLmN4vB7tR']);
+    expect(table.querySelector('td[data-label="Redirect URL"] code')!.textContent).toBe(
+      'https://very-long-subdomain.example.com/oauth/callback?from=portal&x=1',
+    );
   });
 
   it('sends the user to sign in and back here when the session has ended (401)', async () => {

@@ -3,12 +3,14 @@ import { Button } from '../../components/button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RegionErrorBoundary } from '../../components/region-error-boundary.tsx';
 import { ClientsList } from '../../features/clients/components/clients-list.tsx';
-import { CreateClientDialog } from '../../features/clients/components/create-client-dialog.tsx';
+import { CREATE_CLIENT_DRAFT, CreateClientDialog } from '../../features/clients/components/create-client-dialog.tsx';
+import { hasDialogDraft } from '../../lib/dialog-draft.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 export function ClientsRoute() {
   useDocumentTitle('API clients');
-  const [creating, setCreating] = useState(false);
+  // AX-11: back from a sign-in the session's end forced, New client opens again, filled.
+  const [creating, setCreating] = useState(() => hasDialogDraft(CREATE_CLIENT_DRAFT));
   return (
     <div className="page">
       <PageHeader

@@ -56,8 +56,9 @@ describe('TR-01 TR-13 token descriptions and Edit token', () => {
     db.tokens = [makeToken({ id: 'tok_ci', name: 'CI deploys', description: 'Old words' })];
     const { user } = renderApp('/tokens');
     const row = await rowOf('CI deploys');
-    const edit = within(row).getByRole('button', { name: 'Edit' });
-    expect(edit.getAttribute('aria-describedby')).toBe(within(row).getByText('CI deploys').id);
+    // AX-02: the button names its row itself; no description repeats it.
+    const edit = within(row).getByRole('button', { name: 'Edit token CI deploys' });
+    expect(edit.hasAttribute('aria-describedby')).toBe(false);
     await user.click(edit);
 
     const dialog = screen.getByRole('dialog', { name: 'Edit token' });
@@ -85,7 +86,7 @@ describe('TR-01 TR-13 token descriptions and Edit token', () => {
   it('TR-13 an emptied description is sent as null, clearing it', async () => {
     db.tokens = [makeToken({ id: 'tok_ci', name: 'CI deploys', description: 'Goes away' })];
     const { user } = renderApp('/tokens');
-    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Edit' }));
+    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Edit token CI deploys' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit token' });
     await user.clear(within(dialog).getByLabelText('Description (optional)'));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -97,7 +98,7 @@ describe('TR-01 TR-13 token descriptions and Edit token', () => {
   it('TR-13 checks the name before sending, and shows the server’s refusal under the field it names, the dialog left open', async () => {
     db.tokens = [makeToken({ id: 'tok_ci', name: 'CI deploys' })];
     const { user } = renderApp('/tokens');
-    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Edit' }));
+    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Edit token CI deploys' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit token' });
     const name = within(dialog).getByLabelText('Token name');
     await user.clear(name);
@@ -129,8 +130,8 @@ describe('TR-12 Roll token', () => {
     ];
     const { user, queryClient } = renderApp('/tokens');
     const row = await rowOf('CI deploys');
-    const rollButton = within(row).getByRole('button', { name: 'Roll' });
-    expect(rollButton.getAttribute('aria-describedby')).toBe(within(row).getByText('CI deploys').id);
+    const rollButton = within(row).getByRole('button', { name: 'Roll token CI deploys' });
+    expect(rollButton.hasAttribute('aria-describedby')).toBe(false);
     await user.click(rollButton);
 
     const dialog = screen.getByRole('dialog', { name: 'Roll token' });
@@ -170,21 +171,21 @@ describe('TR-12 Roll token', () => {
       .slice(1);
     expect(fresh!.textContent).toContain('…34Rr');
     expect(within(fresh!).getByText('Active')).toBeTruthy();
-    expect(within(fresh!).getByRole('button', { name: 'Roll' })).toBeTruthy();
+    expect(within(fresh!).getByRole('button', { name: 'Roll token CI deploys' })).toBeTruthy();
     expect(old!.textContent).toContain('…a1B2');
     const status = old!.querySelector('td[data-label="Status"]')!;
     expect(status.textContent).toMatch(/^Rolledold value works until /);
     expect(status.querySelector('time')!.getAttribute('datetime')).toBe(db.tokens[1]!.expires_at);
     // Replaced: it can be revoked early, not edited or rolled again.
-    expect(within(old!).queryByRole('button', { name: 'Roll' })).toBeNull();
-    expect(within(old!).queryByRole('button', { name: 'Edit' })).toBeNull();
-    expect(within(old!).getByRole('button', { name: 'Revoke' })).toBeTruthy();
+    expect(within(old!).queryByRole('button', { name: /^Roll/ })).toBeNull();
+    expect(within(old!).queryByRole('button', { name: /^Edit/ })).toBeNull();
+    expect(within(old!).getByRole('button', { name: 'Revoke token CI deploys' })).toBeTruthy();
   });
 
   it('TR-12 left at "No, stop it now", the roll sends none and the old row reads Revoked', async () => {
     db.tokens = [makeToken({ id: 'tok_ci', name: 'CI deploys', last4: 'a1B2' })];
     const { user } = renderApp('/tokens');
-    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Roll' }));
+    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Roll token CI deploys' }));
     const dialog = screen.getByRole('dialog', { name: 'Roll token' });
     await user.click(within(dialog).getByRole('button', { name: 'Roll token' }));
     const shown = await screen.findByRole('dialog', { name: 'Token rolled' });
@@ -209,7 +210,7 @@ describe('TR-12 Roll token', () => {
       ),
     );
     const { user } = renderApp('/tokens');
-    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Roll' }));
+    await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Roll token CI deploys' }));
     const dialog = screen.getByRole('dialog', { name: 'Roll token' });
     await user.click(within(dialog).getByRole('button', { name: 'Roll token' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
@@ -225,8 +226,8 @@ describe('TR-12 Roll token', () => {
     ];
     renderApp('/tokens');
     const table = await screen.findByRole('table', { name: 'API tokens' });
-    expect(within(table).queryByRole('button', { name: 'Edit' })).toBeNull();
-    expect(within(table).queryByRole('button', { name: 'Roll' })).toBeNull();
+    expect(within(table).queryByRole('button', { name: /^Edit/ })).toBeNull();
+    expect(within(table).queryByRole('button', { name: /^Roll/ })).toBeNull();
   });
 });
 

@@ -38,13 +38,13 @@ describe('API tokens page', () => {
     expect(ci.getByText('Active')).toBeTruthy();
     expect(ci.queryByText('Never used')).toBeNull();
     expect(ci.queryByText('Expires soon')).toBeNull();
-    expect(ci.getByRole('button', { name: 'Revoke' })).toBeTruthy();
+    expect(ci.getByRole('button', { name: 'Revoke token CI deploys' })).toBeTruthy();
 
     expect(within(rows[1]!).getByText('Expires soon')).toBeTruthy();
     expect(within(rows[1]!).getByText('Never used')).toBeTruthy();
 
     expect(within(rows[2]!).getByText('Revoked')).toBeTruthy();
-    expect(within(rows[2]!).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(within(rows[2]!).queryByRole('button', { name: /^Revoke/ })).toBeNull();
     expect(within(rows[3]!).getByText('Expired')).toBeTruthy();
     expect(within(rows[3]!).getByText('Personal access token')).toBeTruthy();
     expect(within(rows[3]!).queryByText('Expires soon')).toBeNull();
@@ -281,7 +281,7 @@ describe('API tokens page', () => {
     const { user } = renderApp('/tokens');
     const row = (await screen.findByText('CI deploys')).closest('tr')!;
 
-    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke token CI deploys' }));
     let confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
     expect(confirm.textContent).toContain('CI deploys');
     expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
@@ -289,12 +289,12 @@ describe('API tokens page', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 
-    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke token CI deploys' }));
     confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
     await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
 
     expect(await within(row).findByText('Revoked')).toBeTruthy();
-    expect(within(row).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: /^Revoke/ })).toBeNull();
     expect(screen.queryByRole('alertdialog')).toBeNull();
     const revoke = db.requests.find((r) => r.method === 'POST')!;
     expect(revoke.path).toBe('/bff/api/tokens/tok_1/revoke');
@@ -311,7 +311,7 @@ describe('API tokens page', () => {
     );
     const { user } = renderApp('/tokens');
     const row = (await screen.findByText('Gone')).closest('tr')!;
-    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke token Gone' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
     await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
     expect((await within(confirm).findByRole('alert')).textContent).toBe('No such token.');
@@ -326,7 +326,7 @@ describe('API tokens page', () => {
     );
     const { user } = renderApp('/tokens');
     const row = (await screen.findByText('Gone')).closest('tr')!;
-    const revokeInRow = within(row).getByRole('button', { name: 'Revoke' });
+    const revokeInRow = within(row).getByRole('button', { name: 'Revoke token Gone' });
     await user.click(revokeInRow);
     const confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
     expect(confirm.getAttribute('aria-describedby')).toBeTruthy();
@@ -345,6 +345,71 @@ describe('API tokens page', () => {
     const again = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
     expect(within(again).queryByRole('alert')).toBeNull();
     expect(within(again).getByRole('button', { name: 'Revoke' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('AX-02 each active token’s Edit, Roll and Revoke name the token, the visible word first, with no description repeating it', async () => {
+    db.tokens = [makeToken({ name: 'laptop' }), makeToken({ name: 'CI deploys' })];
+    renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'API tokens' });
+    const [laptop, ci] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    for (const [row, name] of [
+      [laptop, 'laptop'],
+      [ci, 'CI deploys'],
+    ] as const) {
+      for (const action of ['Edit', 'Roll', 'Revoke']) {
+        const button = within(row).getByRole('button', { name: `${action} token ${name}` });
+        // Label in Name: what is seen is where the accessible name starts; no aria-label overrides it.
+        const visible = [...button.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE);
+        expect(visible.map((node) => node.textContent).join('')).toBe(action);
+        expect(button.querySelector('.visually-hidden')!.textContent).toBe(` token ${name}`);
+        expect(button.hasAttribute('aria-label')).toBe(false);
+        expect(button.hasAttribute('aria-describedby')).toBe(false);
+      }
+    }
+  });
+
+  it('AX-03 after a confirmed revoke, focus moves to the next token’s Revoke, the previous one’s from the last, then to the heading', async () => {
+    db.tokens = [
+      makeToken({ id: 'tok_a', name: 'alpha' }),
+      makeToken({ id: 'tok_b', name: 'bravo' }),
+      makeToken({ id: 'tok_c', name: 'charlie' }),
+    ];
+    const { user } = renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'API tokens' });
+    async function revoke(name: string): Promise<void> {
+      await user.click(within(table).getByRole('button', { name: `Revoke token ${name}` }));
+      const confirm = screen.getByRole('alertdialog', { name: 'Revoke this token?' });
+      await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+      await waitFor(() => expect(within(table).queryByRole('button', { name: `Revoke token ${name}` })).toBeNull());
+    }
+
+    // A revoked token stays listed, as Revoked and with no action: the next row's Revoke.
+    await revoke('bravo');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(table).getByRole('button', { name: 'Revoke token charlie' })),
+    );
+    // The last active row: the one before it (bravo has nothing left to focus).
+    await revoke('charlie');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(table).getByRole('button', { name: 'Revoke token alpha' })),
+    );
+    // None left to revoke: the page's heading, never <body>.
+    await revoke('alpha');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'API tokens' })),
+    );
+    expect(within(table).getAllByText('Revoked')).toHaveLength(3);
+  });
+
+  it('AX-03 Cancel gives focus back to the row’s Revoke, and nothing moves it elsewhere', async () => {
+    db.tokens = [makeToken({ id: 'tok_a', name: 'alpha' }), makeToken({ id: 'tok_b', name: 'bravo' })];
+    const { user } = renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'API tokens' });
+    const opener = within(table).getByRole('button', { name: 'Revoke token alpha' });
+    await user.click(opener);
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
   });
 
   it('sends the user to sign in and back to this page when the session has ended (401)', async () => {
@@ -402,14 +467,14 @@ describe('Authorized applications on the API tokens page', () => {
     const { user } = renderApp('/tokens');
     const row = (await screen.findByText('Photo Printer')).closest('tr')!;
 
-    await user.click(within(row).getByRole('button', { name: 'Revoke access' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke access for Photo Printer' }));
     let confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
     expect(confirm.textContent).toContain('ask for your permission again');
     expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
     await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(db.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 
-    await user.click(within(row).getByRole('button', { name: 'Revoke access' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke access for Photo Printer' }));
     confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
     await user.click(within(confirm).getByRole('button', { name: 'Revoke access' }));
 
@@ -439,7 +504,7 @@ describe('Authorized applications on the API tokens page', () => {
     expect(application(dynamic!)).toBe('Night OwlRegistered itself · not verified');
     expect(table.textContent).not.toContain('Latchkey');
 
-    await user.click(within(fromHost!).getByRole('button', { name: 'Revoke access' }));
+    await user.click(within(fromHost!).getByRole('button', { name: 'Revoke access for App from claude.ai' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
     expect(confirm.textContent).toContain('App from claude.ai can no longer use your account');
     await user.click(within(confirm).getByRole('button', { name: 'Revoke access' }));
@@ -448,6 +513,50 @@ describe('Authorized applications on the API tokens page', () => {
     expect(revoke.path).toBe(
       `/bff/api/applications/${encodeURIComponent('https://claude.ai/oauth/client.json')}/revoke`,
     );
+  });
+
+  it('AX-02 Revoke access names the application as the list does: "Revoke access for App from claude.ai"', async () => {
+    db.applications = [
+      makeApplication({ client_id: 'lkc_printer', name: 'Photo Printer' }),
+      makeApplication({
+        client_id: 'https://claude.ai/oauth/client.json',
+        name: 'Claude',
+        owner_name: null,
+        registration: 'metadata_document',
+        host: 'claude.ai',
+      }),
+    ];
+    renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'Authorized applications' });
+    const buttons = within(table).getAllByRole('button');
+    expect(buttons.map((button) => button.textContent)).toEqual([
+      'Revoke access for Photo Printer',
+      'Revoke access for App from claude.ai',
+    ]);
+    for (const button of buttons) {
+      expect(button.firstChild!.textContent).toBe('Revoke access');
+      expect(button.hasAttribute('aria-describedby')).toBe(false);
+    }
+  });
+
+  it('AX-03 after Revoke access, focus moves to the next application’s, and to the empty state once none is left', async () => {
+    db.applications = [
+      makeApplication({ client_id: 'lkc_one', name: 'One App' }),
+      makeApplication({ client_id: 'lkc_two', name: 'Two App' }),
+    ];
+    const { user } = renderApp('/tokens');
+    const table = await screen.findByRole('table', { name: 'Authorized applications' });
+    await user.click(within(table).getByRole('button', { name: 'Revoke access for One App' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Revoke access' }));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(table).getByRole('button', { name: 'Revoke access for Two App' })),
+    );
+    expect(within(table).queryByText('One App')).toBeNull();
+
+    await user.click(within(table).getByRole('button', { name: 'Revoke access for Two App' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Revoke access' }));
+    const empty = await screen.findByText('No authorized applications');
+    await waitFor(() => expect(document.activeElement).toBe(empty));
   });
 
   it('AA-06 a failed revoke keeps the confirmation open with the reason', async () => {
@@ -462,7 +571,7 @@ describe('Authorized applications on the API tokens page', () => {
     );
     const { user } = renderApp('/tokens');
     const row = (await screen.findByText('Gone App')).closest('tr')!;
-    await user.click(within(row).getByRole('button', { name: 'Revoke access' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke access for Gone App' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Revoke access?' });
     await user.click(within(confirm).getByRole('button', { name: 'Revoke access' }));
     expect((await within(confirm).findByRole('alert')).textContent).toBe('No such authorized application.');

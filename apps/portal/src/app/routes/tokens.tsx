@@ -1,16 +1,23 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RegionErrorBoundary } from '../../components/region-error-boundary.tsx';
 import { ApplicationsList } from '../../features/applications/components/applications-list.tsx';
-import { CreateTokenDialog } from '../../features/tokens/components/create-token-dialog.tsx';
+import { usePersonalTokens } from '../../features/tokens/api/get-tokens.ts';
+import { CREATE_TOKEN_DRAFT, CreateTokenDialog } from '../../features/tokens/components/create-token-dialog.tsx';
+import { EditTokenDialog, editTokenDraft } from '../../features/tokens/components/edit-token-dialog.tsx';
 import { ExpiringSoonBanner } from '../../features/tokens/components/expiring-soon-banner.tsx';
+import { RollTokenDialog, rollTokenDraft } from '../../features/tokens/components/roll-token-dialog.tsx';
 import { TokensList } from '../../features/tokens/components/tokens-list.tsx';
+import { dialogDraftFor, forgetDialogDraft, hasDialogDraft } from '../../lib/dialog-draft.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 export function TokensRoute() {
   useDocumentTitle('API tokens');
-  const [creating, setCreating] = useState(false);
+  // AX-11: back from a sign-in the session's end forced, Generate token opens again, filled.
+  const [creating, setCreating] = useState(() => hasDialogDraft(CREATE_TOKEN_DRAFT));
+  // AX-11: likewise Edit token or Roll token, once the token is listed.
+  const [restoring, setRestoring] = useState(() => dialogDraftFor('edit-token:') ?? dialogDraftFor('roll-token:'));
   const applicationsHeading = useId();
   return (
     <div className="page">
@@ -41,6 +48,24 @@ export function TokensRoute() {
         </RegionErrorBoundary>
       </section>
       {creating ? <CreateTokenDialog onClose={() => setCreating(false)} /> : null}
+      {restoring ? <RestoredTokenDialog draft={restoring} onClose={() => setRestoring(undefined)} /> : null}
     </div>
+  );
+}
+
+/** AX-11: Edit token or Roll token (`draft` names which, and the token) reopened after sign-in. */
+function RestoredTokenDialog({ draft, onClose }: { draft: string; onClose: () => void }) {
+  const tokens = usePersonalTokens();
+  const token = tokens.data?.find((t) => draft === editTokenDraft(t.id) || draft === rollTokenDraft(t.id));
+  const gone = tokens.data !== undefined && token === undefined;
+  useEffect(() => {
+    // The token went away meanwhile (revoked in another tab): there is nothing to reopen.
+    if (gone) forgetDialogDraft();
+  }, [gone]);
+  if (!token) return null;
+  return draft === editTokenDraft(token.id) ? (
+    <EditTokenDialog token={token} onClose={onClose} />
+  ) : (
+    <RollTokenDialog token={token} onClose={onClose} />
   );
 }

@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
-import { Button } from '../../../components/button.tsx';
+import { useRef, useState } from 'react';
 import { DataTable } from '../../../components/data-table.tsx';
 import { LastUsed } from '../../../components/last-used.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
 import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
+import { RowActionButton } from '../../../components/row-action-button.tsx';
 import { Time } from '../../../components/time.tsx';
+import { REVOKE_ACTION, useFocusAfterRevoke } from '../../../components/use-focus-after-revoke.ts';
 import { useApplications, type AuthorizedApplication } from '../api/get-applications.ts';
 import { useRevokeApplication } from '../api/revoke-application.ts';
 
@@ -29,11 +30,17 @@ function applicationByline(app: AuthorizedApplication): string {
   }
 }
 
-/** The third-party applications the user authorized, one row each, with Revoke access (AA-01, AA-09). */
+/**
+ * The third-party applications the user authorized, one row each, with Revoke access (AA-01,
+ * AA-09) naming it (AX-02). A revoked one leaves the list; focus moves to the next one's Revoke
+ * access, or to the empty state once none is left (AX-03).
+ */
 export function ApplicationsList() {
   const applications = useApplications();
   const revoke = useRevokeApplication();
   const [revoking, setRevoking] = useState<AuthorizedApplication | null>(null);
+  const emptyTitle = useRef<HTMLParagraphElement>(null);
+  const { listRef, revoked } = useFocusAfterRevoke(() => emptyTitle.current);
 
   function openRevoke(app: AuthorizedApplication): void {
     revoke.reset();
@@ -53,7 +60,7 @@ export function ApplicationsList() {
   }
   if (applications.data.length === 0) {
     return (
-      <EmptyState title="No authorized applications">
+      <EmptyState ref={emptyTitle} title="No authorized applications">
         Applications you allow to use your account through “Sign in with Latchkey” are listed here.
       </EmptyState>
     );
@@ -61,6 +68,7 @@ export function ApplicationsList() {
   return (
     <>
       <DataTable
+        ref={listRef}
         caption="Authorized applications"
         columns={['Application', 'Scopes', 'First authorized', 'Last used', 'Active sign-ins', '']}
       >
@@ -80,6 +88,7 @@ export function ApplicationsList() {
           revoke={revoke}
           confirmLabel="Revoke access"
           revokedMessage={`Revoked the access of “${applicationTitle(revoking)}”.`}
+          onRevoked={() => revoked(revoking.client_id)}
           onClose={() => setRevoking(null)}
         >
           <p>
@@ -103,14 +112,11 @@ function ApplicationRow({
   now: number;
   onRevoke: () => void;
 }) {
-  const nameId = useId();
   return (
-    <tr>
+    <tr data-row-key={app.client_id}>
       <td data-label="Application">
         <div>
-          <span id={nameId} className="cell-title">
-            {applicationTitle(app)}
-          </span>
+          <span className="cell-title">{applicationTitle(app)}</span>
           <span className="cell-subtitle">{applicationByline(app)}</span>
         </div>
       </td>
@@ -127,9 +133,13 @@ function ApplicationRow({
       </td>
       <td data-label="Active sign-ins">{app.active_grants}</td>
       <td data-label="" className="cell-actions">
-        <Button size="small" variant="danger" onClick={onRevoke} aria-describedby={nameId}>
-          Revoke access
-        </Button>
+        <RowActionButton
+          action="Revoke access"
+          target={`for ${applicationTitle(app)}`}
+          variant="danger"
+          data-row-action={REVOKE_ACTION}
+          onClick={onRevoke}
+        />
       </td>
     </tr>
   );

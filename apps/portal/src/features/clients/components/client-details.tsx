@@ -1,8 +1,9 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Badge } from '../../../components/badge.tsx';
+import { BreakableText } from '../../../components/breakable-text.tsx';
 import { Button } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
+import { PageHeader, pageHeading } from '../../../components/page-header.tsx';
 import { ErrorState, LoadingState } from '../../../components/query-states.tsx';
 import { RegionErrorBoundary } from '../../../components/region-error-boundary.tsx';
 import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
@@ -15,7 +16,10 @@ import { useRevokeClient } from '../api/revoke-client.ts';
 import { ClientSecrets } from './client-secrets.tsx';
 import { EditClientDialog } from './edit-client-dialog.tsx';
 
-/** One client: everything it is registered with, Edit client and Revoke, and its secrets. */
+/**
+ * One client: everything it is registered with (IDs and URLs wrapping at / . - _ ? & =, AX-12),
+ * Edit client and Revoke, and its secrets.
+ */
 export function ClientDetails({ id }: { id: string }) {
   const client = useClient(id);
   useDocumentTitle(client.data?.name ?? 'API client');
@@ -33,12 +37,16 @@ export function ClientDetails({ id }: { id: string }) {
   return <Details client={client.data} />;
 }
 
-/** A link to a page the developer registered; plain text until the browser is asked to leave. */
+/**
+ * A link to a page the developer registered; plain text until the browser is asked to leave.
+ * AX-12: it wraps at <wbr>s, and Chromium names a link with a space at each ("https:// example."),
+ * so its label is the URL as written, which is also all its visible text (Label in Name holds).
+ */
 function External({ href }: { href: string | null }) {
   if (href === null) return <span className="muted">None</span>;
   return (
-    <a className="break" href={href} target="_blank" rel="noopener noreferrer">
-      {href}
+    <a href={href} aria-label={href} target="_blank" rel="noopener noreferrer">
+      <BreakableText text={href} />
     </a>
   );
 }
@@ -57,6 +65,14 @@ function Details({ client }: { client: OAuthClient }) {
   const secretsHeading = useId();
   const revoke = useRevokeClient();
   const revoked = client.status === 'revoked';
+  // AX-03: the page stays, saying the client is revoked, and its Revoke button goes: focus moves
+  // to the page's heading (the client's name) once the page shows it revoked, never to <body>.
+  const focusHeadingOnceRevoked = useRef(false);
+  useEffect(() => {
+    if (!revoked || !focusHeadingOnceRevoked.current) return;
+    focusHeadingOnceRevoked.current = false;
+    pageHeading()?.focus();
+  });
   return (
     <>
       <PageHeader
@@ -80,6 +96,8 @@ function Details({ client }: { client: OAuthClient }) {
                 }}
               >
                 Revoke
+                {/* AX-02: "Revoke client Weather Widget", the visible word first. */}
+                <span className="visually-hidden">{` client ${client.name}`}</span>
               </Button>
             </>
           )
@@ -88,7 +106,9 @@ function Details({ client }: { client: OAuthClient }) {
       <dl className="details">
         <Item term="Client ID">
           <span className="inline-copy">
-            <code className="break">{client.client_id}</code>
+            <code>
+              <BreakableText text={client.client_id} />
+            </code>
             <CopyButton value={client.client_id} label="Copy client ID" />
           </span>
         </Item>
@@ -105,7 +125,9 @@ function Details({ client }: { client: OAuthClient }) {
           <ul className="details__list">
             {client.redirect_uris.map((uri) => (
               <li key={uri}>
-                <code className="break">{uri}</code>
+                <code>
+                  <BreakableText text={uri} />
+                </code>
               </li>
             ))}
           </ul>
@@ -136,12 +158,14 @@ function Details({ client }: { client: OAuthClient }) {
           {client.post_logout_redirect_uri === null ? (
             <span className="muted">None</span>
           ) : (
-            <code className="break">{client.post_logout_redirect_uri}</code>
+            <code>
+              <BreakableText text={client.post_logout_redirect_uri} />
+            </code>
           )}
         </Item>
       </dl>
       <section className="page-section" aria-labelledby={secretsHeading}>
-        <h2 id={secretsHeading} className="page-section__title">
+        <h2 id={secretsHeading} className="page-section__title focus-target" tabIndex={-1}>
           Client secrets
         </h2>
         {client.public ? (
@@ -151,7 +175,7 @@ function Details({ client }: { client: OAuthClient }) {
           </p>
         ) : (
           <RegionErrorBoundary title="Could not show this client’s secrets">
-            <ClientSecrets client={client} />
+            <ClientSecrets client={client} headingId={secretsHeading} />
           </RegionErrorBoundary>
         )}
       </section>
@@ -162,6 +186,7 @@ function Details({ client }: { client: OAuthClient }) {
           id={client.id}
           revoke={revoke}
           revokedMessage={`Revoked the client “${client.name}”.`}
+          onRevoked={() => (focusHeadingOnceRevoked.current = true)}
           onClose={() => setDialog(null)}
         >
           <p>

@@ -4,7 +4,9 @@ import { Button } from '../../../components/button.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
 import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
+import { RowActionButton } from '../../../components/row-action-button.tsx';
 import { Time } from '../../../components/time.tsx';
+import { REVOKE_ACTION, useFocusAfterRevoke } from '../../../components/use-focus-after-revoke.ts';
 import { useDeleteClientSecret } from '../api/delete-client-secret.ts';
 import type { OAuthClient } from '../api/get-clients.ts';
 import { useClientSecrets, type ClientSecret } from '../api/get-client-secrets.ts';
@@ -12,15 +14,18 @@ import { GenerateSecretDialog } from './generate-secret-dialog.tsx';
 
 /**
  * A confidential client's secrets (SR-05): each by its last four characters, with Generate a
- * new secret (SR-01, at most MAX_CLIENT_SECRETS: SR-02) and Delete (SR-04, never the last one).
- * A revoked client's are listed without either.
+ * new secret (SR-01, at most MAX_CLIENT_SECRETS: SR-02) and Delete (SR-04, never the last one;
+ * "Delete secret ending in aBcD", AX-02).
+ * A revoked client's are listed without either. Once one is deleted, focus moves to the next
+ * secret's Delete, or to the section's heading (`headingId`) when none is left to delete (AX-03).
  */
-export function ClientSecrets({ client }: { client: OAuthClient }) {
+export function ClientSecrets({ client, headingId }: { client: OAuthClient; headingId: string }) {
   const secrets = useClientSecrets(client.id);
   const remove = useDeleteClientSecret(client.id);
   const [generating, setGenerating] = useState(false);
   const [deleting, setDeleting] = useState<ClientSecret | null>(null);
   const limitId = useId();
+  const { listRef, revoked } = useFocusAfterRevoke(() => document.getElementById(headingId));
   const active = client.status === 'active';
 
   if (secrets.data === undefined) {
@@ -66,7 +71,7 @@ export function ClientSecrets({ client }: { client: OAuthClient }) {
       {list.length === 0 ? (
         <EmptyState title="No secret in use">Every secret of this client has expired. Generate a new one.</EmptyState>
       ) : (
-        <DataTable caption="Client secrets" columns={['Secret', 'Created', 'Expires', 'Last used', '']}>
+        <DataTable ref={listRef} caption="Client secrets" columns={['Secret', 'Created', 'Expires', 'Last used', '']}>
           {list.map((secret) => (
             <SecretRow
               key={secret.id}
@@ -96,6 +101,7 @@ export function ClientSecrets({ client }: { client: OAuthClient }) {
           confirmLabel="Delete"
           pendingLabel="Deleting…"
           revokedMessage={`Deleted the secret ending in ${deleting.last4}.`}
+          onRevoked={() => revoked(deleting.id)}
           onClose={() => setDeleting(null)}
         >
           <p>
@@ -117,11 +123,10 @@ function SecretRow({
   deletable: boolean;
   onDelete: () => void;
 }) {
-  const labelId = useId();
   return (
-    <tr>
+    <tr data-row-key={secret.id}>
       <td data-label="Secret">
-        <code id={labelId}>
+        <code>
           <span className="visually-hidden">Secret ending in </span>
           <span aria-hidden="true">…</span>
           {secret.last4}
@@ -138,9 +143,13 @@ function SecretRow({
       </td>
       <td data-label="" className="cell-actions">
         {deletable ? (
-          <Button size="small" variant="danger" onClick={onDelete} aria-describedby={labelId}>
-            Delete
-          </Button>
+          <RowActionButton
+            action="Delete"
+            target={`secret ending in ${secret.last4}`}
+            variant="danger"
+            data-row-action={REVOKE_ACTION}
+            onClick={onDelete}
+          />
         ) : null}
       </td>
     </tr>

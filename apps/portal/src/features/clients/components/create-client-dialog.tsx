@@ -1,9 +1,10 @@
 import { useId, useRef, useState } from 'react';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
+import { useDialogDraft, useRestoredDraft, type RestoredDraft } from '../../../lib/dialog-draft.ts';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import { useCreateClient, type CreatedClient } from '../api/create-client.ts';
-import type { IdTokenSignedResponseAlg } from '@latchkey/contracts';
+import { ID_TOKEN_SIGNED_RESPONSE_ALGS, type IdTokenSignedResponseAlg } from '@latchkey/contracts';
 import { ClientNameField, DeviceGrantField, IdTokenAlgField, UrlField } from './client-fields.tsx';
 import { validateClientForm } from '../validation/client-form.ts';
 
@@ -15,18 +16,26 @@ const SERVER_FIELDS = {
   id_token_signed_response_alg: 'idTokenAlg',
 } as const;
 
+/** AX-11: the identity of this dialog's draft, kept when the session ends while it is open. */
+export const CREATE_CLIENT_DRAFT = 'create-client';
+
 /**
  * New client → Client name, Public client (no secret), Redirect URL, the device flow (DV-25) → Create client → the client
  * ID and secret, shown once; a public client's ID alone (PC-01). Render it only while open:
  * closing unmounts it, and the secret goes with it.
  */
 export function CreateClientDialog({ onClose }: { onClose: () => void }) {
+  const draft = useRestoredDraft(CREATE_CLIENT_DRAFT);
   return (
     <CreateDialog<CreatedClient>
       title="New client"
       createdTitle="Client created"
       onClose={onClose}
-      renderForm={(step) => <ClientForm {...step} />}
+      shownOnce={(created) =>
+        created.clientSecret === undefined ? undefined : { value: created.clientSecret, noun: 'secret' }
+      }
+      restored={draft !== undefined}
+      renderForm={(step) => <ClientForm draft={draft} {...step} />}
       warning={(created) =>
         created.clientSecret === undefined
           ? {
@@ -65,13 +74,34 @@ export function CreateClientDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function ClientForm({ onCreated, onCancel }: { onCreated: (created: CreatedClient) => void; onCancel: () => void }) {
-  const [name, setName] = useState('');
-  const [redirectUri, setRedirectUri] = useState('');
-  const [postLogoutRedirectUri, setPostLogoutRedirectUri] = useState('');
-  const [isPublic, setPublic] = useState(false);
-  const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>('RS256');
-  const [deviceGrant, setDeviceGrant] = useState(false);
+function ClientForm({
+  draft,
+  onCreated,
+  onCancel,
+}: {
+  draft: RestoredDraft | undefined;
+  onCreated: (created: CreatedClient) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState(() => draft?.text('name', '') ?? '');
+  const [redirectUri, setRedirectUri] = useState(() => draft?.text('redirectUri', '') ?? '');
+  const [postLogoutRedirectUri, setPostLogoutRedirectUri] = useState(
+    () => draft?.text('postLogoutRedirectUri', '') ?? '',
+  );
+  const [isPublic, setPublic] = useState(() => draft?.flag('public', false) ?? false);
+  const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>(
+    () => draft?.oneOf('idTokenAlg', ID_TOKEN_SIGNED_RESPONSE_ALGS, 'RS256') ?? 'RS256',
+  );
+  const [deviceGrant, setDeviceGrant] = useState(() => draft?.flag('deviceGrant', false) ?? false);
+  // AX-11: what is typed here (never the secret, which only exists once created) outlives a sign-in.
+  useDialogDraft(CREATE_CLIENT_DRAFT, {
+    name,
+    redirectUri,
+    postLogoutRedirectUri,
+    public: isPublic,
+    idTokenAlg,
+    deviceGrant,
+  });
   const publicHintId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUriRef = useRef<HTMLInputElement>(null);

@@ -1,9 +1,16 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { MAX_DESCRIPTION_LENGTH, MAX_REDIRECT_URIS, type IdTokenSignedResponseAlg } from '@latchkey/contracts';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import {
+  ID_TOKEN_SIGNED_RESPONSE_ALGS,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_REDIRECT_URIS,
+  type IdTokenSignedResponseAlg,
+} from '@latchkey/contracts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
+import { DraftRestoredAlert } from '../../../components/draft-restored-alert.tsx';
 import { Field } from '../../../components/field.tsx';
+import { useDialogDraft, useRestoredDraft, type RestoredDraft } from '../../../lib/dialog-draft.ts';
 import { showToast } from '../../../lib/toasts.ts';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import type { OAuthClient } from '../api/get-clients.ts';
@@ -56,8 +63,11 @@ const OPTIONAL_URLS: ReadonlyArray<{
   },
 ];
 
-function initialValues(client: OAuthClient): ClientEditInput {
-  return {
+/** AX-11: the identity of this dialog's draft for one client. */
+export const editClientDraft = (id: string) => `edit-client:${id}`;
+
+function initialValues(client: OAuthClient, draft: RestoredDraft | undefined): ClientEditInput {
+  const saved: ClientEditInput = {
     name: client.name,
     redirectUris: client.redirect_uris.join('\n'),
     postLogoutRedirectUri: client.post_logout_redirect_uri ?? '',
@@ -66,6 +76,9 @@ function initialValues(client: OAuthClient): ClientEditInput {
     privacyPolicy: client.policy_uri ?? '',
     terms: client.tos_uri ?? '',
   };
+  if (!draft) return saved;
+  const entries = Object.entries(saved).map(([field, value]) => [field, draft.text(field, value)]);
+  return Object.fromEntries(entries) as ClientEditInput;
 }
 
 /**
@@ -75,9 +88,19 @@ function initialValues(client: OAuthClient): ClientEditInput {
  * nobody out (CE-07). Render it only while open.
  */
 export function EditClientDialog({ client, onClose }: { client: OAuthClient; onClose: () => void }) {
-  const [values, setValues] = useState(() => initialValues(client));
-  const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>(client.id_token_signed_response_alg);
-  const [deviceGrant, setDeviceGrant] = useState(client.device_grant);
+  const draft = useRestoredDraft(editClientDraft(client.id));
+  const noticeId = useId();
+  const [values, setValues] = useState(() => initialValues(client, draft));
+  const [idTokenAlg, setIdTokenAlg] = useState<IdTokenSignedResponseAlg>(
+    () =>
+      draft?.oneOf('idTokenAlg', ID_TOKEN_SIGNED_RESPONSE_ALGS, client.id_token_signed_response_alg) ??
+      client.id_token_signed_response_alg,
+  );
+  const [deviceGrant, setDeviceGrant] = useState(
+    () => draft?.flag('deviceGrant', client.device_grant) ?? client.device_grant,
+  );
+  // AX-11: the client's settings, never its secret, outlive a sign-in.
+  useDialogDraft(editClientDraft(client.id), { ...values, idTokenAlg, deviceGrant });
   const idTokenAlgRef = useRef<HTMLSelectElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const redirectUrisRef = useRef<HTMLTextAreaElement>(null);
@@ -136,8 +159,9 @@ export function EditClientDialog({ client, onClose }: { client: OAuthClient; onC
   }
 
   return (
-    <Dialog open title="Edit client" onClose={onClose}>
+    <Dialog open title="Edit client" onClose={onClose} describedBy={draft ? noticeId : undefined}>
       <form className="stack" onSubmit={submit} noValidate>
+        {draft ? <DraftRestoredAlert id={noticeId} outcome="saved" /> : null}
         <ClientNameField
           value={values.name}
           error={errors.name}

@@ -3,6 +3,7 @@ import type { SecretExpiry } from '@latchkey/contracts';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { Field } from '../../../components/field.tsx';
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
+import { useDialogDraft, useRestoredDraft, type RestoredDraft } from '../../../lib/dialog-draft.ts';
 import { Time } from '../../../components/time.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useCreateClientSecret, type CreatedClientSecret } from '../api/create-client-secret.ts';
@@ -15,6 +16,9 @@ const OLD_SECRET_EXPIRIES: ReadonlyArray<{ value: SecretExpiry | ''; label: stri
   { value: '1d', label: 'In 1 day' },
   { value: '7d', label: 'In 7 days' },
 ];
+
+/** AX-11: the identity of this dialog's draft for one client. */
+export const generateSecretDraft = (clientId: string) => `generate-secret:${clientId}`;
 
 /**
  * Generate a new secret → when the current one stops working → Generate secret → the new
@@ -30,12 +34,15 @@ export function GenerateSecretDialog({
   current: readonly ClientSecret[];
   onClose: () => void;
 }) {
+  const draft = useRestoredDraft(generateSecretDraft(clientId));
   return (
     <CreateDialog<CreatedClientSecret>
       title="Generate a new secret"
       createdTitle="New secret generated"
       onClose={onClose}
-      renderForm={(step) => <SecretForm clientId={clientId} hasCurrent={current.length > 0} {...step} />}
+      shownOnce={(created) => ({ value: created.client_secret, noun: 'secret' })}
+      restored={draft !== undefined}
+      renderForm={(step) => <SecretForm clientId={clientId} hasCurrent={current.length > 0} draft={draft} {...step} />}
       warning={{
         title: 'Copy the new secret now',
         body: (
@@ -72,15 +79,25 @@ export function GenerateSecretDialog({
 function SecretForm({
   clientId,
   hasCurrent,
+  draft,
   onCreated,
   onCancel,
 }: {
   clientId: string;
   hasCurrent: boolean;
+  draft: RestoredDraft | undefined;
   onCreated: (created: CreatedClientSecret) => void;
   onCancel: () => void;
 }) {
-  const [expiry, setExpiry] = useState<SecretExpiry | ''>('');
+  const [expiry, setExpiry] = useState<SecretExpiry | ''>(
+    () =>
+      draft?.oneOf(
+        'oldSecretExpiresIn',
+        OLD_SECRET_EXPIRIES.map((option) => option.value),
+        '',
+      ) ?? '',
+  );
+  useDialogDraft(generateSecretDraft(clientId), { oldSecretExpiresIn: expiry });
   const createSecret = useCreateClientSecret(clientId, { onCreated });
   return (
     <CreateForm

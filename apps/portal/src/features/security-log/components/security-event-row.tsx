@@ -1,5 +1,6 @@
 import type { SecurityEventJson } from '@latchkey/contracts';
 import { Badge } from '../../../components/badge.tsx';
+import { BreakableText } from '../../../components/breakable-text.tsx';
 import { describeUserAgent } from '../../../lib/describe-user-agent.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { formatRelativeTime } from '../../../lib/format-relative-time.ts';
@@ -10,7 +11,7 @@ import styles from './security-log.module.css';
  * AU-08: one event of the log. When: "3 minutes ago" and the exact moment under it; what, with
  * a failure marked; who (AU-04); from which address and client (the User-Agent in short, as
  * TR-15's "last used" says it, the full header on hover); and what it was about, by id (AU-03:
- * an event never holds more).
+ * an event never holds more), wrapping at / . - _ rather than mid-word (AX-12).
  */
 export function SecurityEventRow({ event, now }: { event: SecurityEventJson; now: number }) {
   const failed = event.outcome === 'failure';
@@ -41,7 +42,7 @@ export function SecurityEventRow({ event, now }: { event: SecurityEventJson; now
           <span>
             {describeTargetType(event.target_type)}{' '}
             <code className={styles.id} title={event.target_id}>
-              {shortenId(event.target_id)}
+              <BreakableText text={shortenId(event.target_id)} />
             </code>
           </span>
         )}

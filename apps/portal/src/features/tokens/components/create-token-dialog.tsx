@@ -4,6 +4,7 @@ import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx'
 import { Field } from '../../../components/field.tsx';
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
 import { Time } from '../../../components/time.tsx';
+import { useDialogDraft, useRestoredDraft, type RestoredDraft } from '../../../lib/dialog-draft.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import { useCreateToken, type CreatedToken } from '../api/create-token.ts';
@@ -29,6 +30,9 @@ const SERVER_FIELDS = {
   scopes: 'scopes',
 } as const;
 
+/** AX-11: the identity of this dialog's draft, kept when the session ends while it is open. */
+export const CREATE_TOKEN_DRAFT = 'create-token';
+
 /** SC-07: a token needs at least one scope; the server says the same (core's ValidationFailed). */
 function validateScopes(scopes: readonly Scope[]): string | undefined {
   return scopes.length === 0 ? 'Choose at least one scope.' : undefined;
@@ -39,12 +43,15 @@ function validateScopes(scopes: readonly Scope[]): string | undefined {
  * only while open: closing unmounts it, and the token's value goes with it.
  */
 export function CreateTokenDialog({ onClose }: { onClose: () => void }) {
+  const draft = useRestoredDraft(CREATE_TOKEN_DRAFT);
   return (
     <CreateDialog<CreatedToken>
       title="Generate token"
       createdTitle="Token generated"
       onClose={onClose}
-      renderForm={(step) => <TokenForm {...step} />}
+      shownOnce={(created) => ({ value: created.value, noun: 'token' })}
+      restored={draft !== undefined}
+      renderForm={(step) => <TokenForm draft={draft} {...step} />}
       warning={{
         title: 'Copy your token now',
         body: (
@@ -67,13 +74,32 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function TokenForm({ onCreated, onCancel }: { onCreated: (created: CreatedToken) => void; onCancel: () => void }) {
+function TokenForm({
+  draft,
+  onCreated,
+  onCancel,
+}: {
+  draft: RestoredDraft | undefined;
+  onCreated: (created: CreatedToken) => void;
+  onCancel: () => void;
+}) {
   const [today] = useState(() => new Date());
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [choice, setChoice] = useState<ExpirationChoice>(DEFAULT_EXPIRATION);
-  const [customDate, setCustomDate] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>([...THIRD_PARTY_SCOPES]);
+  const [name, setName] = useState(() => draft?.text('name', '') ?? '');
+  const [description, setDescription] = useState(() => draft?.text('description', '') ?? '');
+  const [choice, setChoice] = useState<ExpirationChoice>(
+    () =>
+      draft?.oneOf(
+        'expiration',
+        EXPIRATION_CHOICES.map((option) => option.value),
+        DEFAULT_EXPIRATION,
+      ) ?? DEFAULT_EXPIRATION,
+  );
+  const [customDate, setCustomDate] = useState(() => draft?.text('expiresAt', '') ?? '');
+  const [scopes, setScopes] = useState<Scope[]>(
+    () => draft?.someOf('scopes', THIRD_PARTY_SCOPES, [...THIRD_PARTY_SCOPES]) ?? [...THIRD_PARTY_SCOPES],
+  );
+  // AX-11: what is typed here (never the token, which only exists once created) outlives a sign-in.
+  useDialogDraft(CREATE_TOKEN_DRAFT, { name, description, expiration: choice, expiresAt: customDate, scopes });
   const nameRef = useRef<HTMLInputElement>(null);
   const descriptionRef = useRef<HTMLTextAreaElement>(null);
   const expirationRef = useRef<HTMLSelectElement>(null);

@@ -1,7 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
+import { DraftRestoredAlert } from '../../../components/draft-restored-alert.tsx';
+import { useDialogDraft, useRestoredDraft } from '../../../lib/dialog-draft.ts';
 import { showToast } from '../../../lib/toasts.ts';
 import { useFieldErrors } from '../../../lib/use-field-errors.ts';
 import type { AccessToken } from '../api/get-tokens.ts';
@@ -10,6 +12,9 @@ import { validateTokenDescription, validateTokenName } from '../validation/token
 import { TokenDescriptionField, TokenNameField } from './token-fields.tsx';
 
 const FIELDS = ['name', 'description'] as const;
+
+/** AX-11: the identity of this dialog's draft for one token. */
+export const editTokenDraft = (id: string) => `edit-token:${id}`;
 
 /** The request fields a server refusal may name (`validation_failed`), and where each is shown. */
 const SERVER_FIELDS = { name: 'name', description: 'description' } as const;
@@ -20,8 +25,13 @@ const SERVER_FIELDS = { name: 'name', description: 'description' } as const;
  * do not change here (TR-02). Render it only while open.
  */
 export function EditTokenDialog({ token, onClose }: { token: AccessToken; onClose: () => void }) {
-  const [name, setName] = useState(token.name);
-  const [description, setDescription] = useState(token.description ?? '');
+  const draft = useRestoredDraft(editTokenDraft(token.id));
+  const noticeId = useId();
+  const [name, setName] = useState(() => draft?.text('name', token.name) ?? token.name);
+  const [description, setDescription] = useState(
+    () => draft?.text('description', token.description ?? '') ?? token.description ?? '',
+  );
+  useDialogDraft(editTokenDraft(token.id), { name, description });
   const nameRef = useRef<HTMLInputElement>(null);
   const descriptionRef = useRef<HTMLTextAreaElement>(null);
   const fieldErrors = useFieldErrors({
@@ -50,8 +60,9 @@ export function EditTokenDialog({ token, onClose }: { token: AccessToken; onClos
   }
 
   return (
-    <Dialog open title="Edit token" onClose={onClose}>
+    <Dialog open title="Edit token" onClose={onClose} describedBy={draft ? noticeId : undefined}>
       <form className="stack" onSubmit={submit} noValidate>
+        {draft ? <DraftRestoredAlert id={noticeId} outcome="saved" /> : null}
         <TokenNameField
           value={name}
           error={errors.name}

@@ -2,6 +2,7 @@ import { DEFAULT_ROLL_OVERLAP, ROLL_OVERLAPS, type RollOverlap } from '@latchkey
 import { useId, useState } from 'react';
 import { CreateDialog, CreateForm } from '../../../components/create-dialog.tsx';
 import { RevealedSecret } from '../../../components/revealed-secret.tsx';
+import { useDialogDraft, useRestoredDraft, type RestoredDraft } from '../../../lib/dialog-draft.ts';
 import { Time } from '../../../components/time.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import type { CreatedToken } from '../api/create-token.ts';
@@ -18,6 +19,9 @@ const OVERLAP_LABELS: Record<RollOverlap, string> = {
 };
 const OVERLAPS = Object.keys(ROLL_OVERLAPS) as RollOverlap[];
 
+/** AX-11: the identity of this dialog's draft for one token. */
+export const rollTokenDraft = (id: string) => `roll-token:${id}`;
+
 /** What the shown-once step needs: the new token and value, and the overlap chosen. */
 interface RolledToken {
   rolled: CreatedToken;
@@ -30,12 +34,15 @@ interface RolledToken {
  * and lifetime (TR-03). Render it only while open: closing unmounts it, and the value with it.
  */
 export function RollTokenDialog({ token, onClose }: { token: AccessToken; onClose: () => void }) {
+  const draft = useRestoredDraft(rollTokenDraft(token.id));
   return (
     <CreateDialog<RolledToken>
       title="Roll token"
       createdTitle="Token rolled"
       onClose={onClose}
-      renderForm={(step) => <RollForm token={token} {...step} />}
+      shownOnce={({ rolled }) => ({ value: rolled.value, noun: 'token' })}
+      restored={draft !== undefined}
+      renderForm={(step) => <RollForm token={token} draft={draft} {...step} />}
       warning={{
         title: 'Copy your new token now',
         body: (
@@ -67,14 +74,19 @@ export function RollTokenDialog({ token, onClose }: { token: AccessToken; onClos
 
 function RollForm({
   token,
+  draft,
   onCreated,
   onCancel,
 }: {
   token: AccessToken;
+  draft: RestoredDraft | undefined;
   onCreated: (rolled: RolledToken) => void;
   onCancel: () => void;
 }) {
-  const [overlap, setOverlap] = useState<RollOverlap>(DEFAULT_ROLL_OVERLAP);
+  const [overlap, setOverlap] = useState<RollOverlap>(
+    () => draft?.oneOf('overlap', OVERLAPS, DEFAULT_ROLL_OVERLAP) ?? DEFAULT_ROLL_OVERLAP,
+  );
+  useDialogDraft(rollTokenDraft(token.id), { overlap });
   const id = useId();
   const roll = useRollToken({ onRolled: (rolled, { overlap: chosen }) => onCreated({ rolled, overlap: chosen }) });
   return (

@@ -1,8 +1,8 @@
-import { useId } from 'react';
 import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
 import { LastUsed } from '../../../components/last-used.tsx';
+import { RowActionButton } from '../../../components/row-action-button.tsx';
 import { Time } from '../../../components/time.tsx';
+import { REVOKE_ACTION } from '../../../components/use-focus-after-revoke.ts';
 import type { AccessToken } from '../api/get-tokens.ts';
 import { tokenExpiresSoon } from '../expiration/expires-soon.ts';
 
@@ -18,7 +18,7 @@ const STATUS = {
  * One personal access token: its name with its description under it (TR-13), where it was last
  * used (TR-15), "Expires soon" by the TR-09 rule, and the actions its state allows. A rolled
  * token in its overlap (TR-12) says until when the old value works; it can be revoked, not
- * edited or rolled again. Each button is described by the token's name, as Revoke always was.
+ * edited or rolled again. Each button names the token: "Revoke token laptop" (AX-02).
  */
 export function TokenRow({
   token,
@@ -30,18 +30,16 @@ export function TokenRow({
   now: number;
   onAction: (action: TokenAction, token: AccessToken) => void;
 }) {
-  const nameId = useId();
   const expiringSoon = tokenExpiresSoon(token, now);
   const active = token.status === 'active';
   const rolled = active && token.replaced_by !== null;
   const status = STATUS[token.status];
+  const target = `token ${token.name}`;
   return (
-    <tr data-muted={!active} data-highlight={expiringSoon}>
+    <tr data-row-key={token.id} data-muted={!active} data-highlight={expiringSoon}>
       <td data-label="Name">
         <div>
-          <span id={nameId} className="cell-title">
-            {token.name}
-          </span>
+          <span className="cell-title">{token.name}</span>
           {token.description ? <span className="cell-description">{token.description}</span> : null}
           <span className="cell-subtitle">Personal access token</span>
         </div>
@@ -85,18 +83,18 @@ export function TokenRow({
         <div className="cell-buttons">
           {active && !rolled ? (
             <>
-              <Button size="small" onClick={() => onAction('edit', token)} aria-describedby={nameId}>
-                Edit
-              </Button>
-              <Button size="small" onClick={() => onAction('roll', token)} aria-describedby={nameId}>
-                Roll
-              </Button>
+              <RowActionButton action="Edit" target={target} onClick={() => onAction('edit', token)} />
+              <RowActionButton action="Roll" target={target} onClick={() => onAction('roll', token)} />
             </>
           ) : null}
           {active ? (
-            <Button size="small" variant="danger" onClick={() => onAction('revoke', token)} aria-describedby={nameId}>
-              Revoke
-            </Button>
+            <RowActionButton
+              action="Revoke"
+              target={target}
+              variant="danger"
+              data-row-action={REVOKE_ACTION}
+              onClick={() => onAction('revoke', token)}
+            />
           ) : null}
         </div>
       </td>

@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { DataTable } from '../../../components/data-table.tsx';
+import { pageHeading } from '../../../components/page-header.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/query-states.tsx';
 import { RevokeDialog } from '../../../components/revoke-dialog.tsx';
+import { useFocusAfterRevoke } from '../../../components/use-focus-after-revoke.ts';
 import { usePersonalTokens, type AccessToken } from '../api/get-tokens.ts';
 import { useRevokeToken } from '../api/revoke-token.ts';
 import { EditTokenDialog } from './edit-token-dialog.tsx';
@@ -10,12 +12,15 @@ import { TokenRow, type TokenAction } from './token-row.tsx';
 
 /**
  * The user's personal access tokens: loading, error, empty, or the list with Edit (TR-13),
- * Roll (TR-12) and Revoke on active ones.
+ * Roll (TR-12) and Revoke on active ones. A revoked token stays listed as Revoked; focus moves to
+ * the next token's Revoke, or the page's heading when no other is active (AX-03).
  */
 export function TokensList() {
   const tokens = usePersonalTokens();
   const revoke = useRevokeToken();
   const [open, setOpen] = useState<{ action: TokenAction; token: AccessToken } | null>(null);
+  const emptyTitle = useRef<HTMLParagraphElement>(null);
+  const { listRef, revoked } = useFocusAfterRevoke(() => emptyTitle.current ?? pageHeading());
 
   function openAction(action: TokenAction, token: AccessToken): void {
     revoke.reset(); // a failure shown for another token does not belong to this one
@@ -32,7 +37,7 @@ export function TokensList() {
   }
   if (tokens.data.length === 0) {
     return (
-      <EmptyState title="No API tokens yet">
+      <EmptyState ref={emptyTitle} title="No API tokens yet">
         Generate a personal access token to call the GraphQL API from scripts and CI, with{' '}
         <code>Authorization: Bearer</code>.
       </EmptyState>
@@ -41,6 +46,7 @@ export function TokensList() {
   return (
     <>
       <DataTable
+        ref={listRef}
         caption="API tokens"
         columns={['Name', 'Token', 'Scopes', 'Created', 'Expires', 'Last used', 'Status', '']}
       >
@@ -57,6 +63,7 @@ export function TokensList() {
           id={open.token.id}
           revoke={revoke}
           revokedMessage={`Revoked the token “${open.token.name}”.`}
+          onRevoked={() => revoked(open.token.id)}
           onClose={close}
         >
           <p>
