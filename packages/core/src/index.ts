@@ -13,6 +13,7 @@ export {
   listUsers,
   deleteUser,
   normalizeEmail,
+  findNewUserErrors,
 } from './users/users.service.ts';
 export { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './users/password-policy.ts';
 export type { NewUser } from './users/users.service.ts';

@@ -123,6 +123,13 @@ describe('assets and fallbacks', () => {
     expect(css).not.toMatch(/url\(|@import/);
   });
 
+  it("AX-09 the stylesheet never shows controls in another order than the DOM's (no order, reverse, float or grid placement)", async () => {
+    const css = await (await fetch(`${system.authUrl}/assets/latchkey.css`)).text();
+    expect(css).not.toMatch(
+      /\border\s*:|row-reverse|column-reverse|wrap-reverse|\bfloat\s*:|grid-(?:row|column|area|template-areas)\s*:|direction\s*:\s*rtl/,
+    );
+  });
+
   it('GET /assets/favicon.svg', async () => {
     const response = await fetch(`${system.authUrl}/assets/favicon.svg`);
     expect(response.status).toBe(200);

@@ -21,12 +21,40 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-async function validateNewUser(input: NewUser): Promise<NewUser> {
+/** The refusal of one field, or undefined when it passes. */
+async function refusalOf(check: () => unknown): Promise<ValidationFailed | undefined> {
+  try {
+    await check();
+    return undefined;
+  } catch (err) {
+    if (err instanceof ValidationFailed) return err;
+    throw err;
+  }
+}
+
+/**
+ * AX-08: every field's refusal at once, email, name then password (the order createUser
+ * reports the first), so a form can mark each wrong field on one answer. The password is
+ * judged against the account's words as given, even when the email or name is refused.
+ */
+export async function findNewUserErrors(input: NewUser): Promise<ValidationFailed[]> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254 || hasControlCharacters(email))
-    throw new ValidationFailed('email', 'Enter a valid email address.');
-  const name = validateName(input.name, 'name');
-  return { email, name, password: await checkPassword(input.password, { email, name }) };
+  const refusals = await Promise.all([
+    refusalOf(() => {
+      if (!EMAIL.test(email) || email.length > 254 || hasControlCharacters(email))
+        throw new ValidationFailed('email', 'Enter a valid email address.');
+    }),
+    refusalOf(() => validateName(input.name, 'name')),
+    refusalOf(() => checkPassword(input.password, { email, name: input.name.trim() })),
+  ]);
+  return refusals.filter((refusal) => refusal !== undefined);
+}
+
+async function validateNewUser(input: NewUser): Promise<NewUser> {
+  const [first] = await findNewUserErrors(input);
+  if (first) throw first;
+  const email = normalizeEmail(input.email);
+  return { email, name: validateName(input.name, 'name'), password: input.password };
 }
 
 export async function createUser(db: Executor, clock: Clock, input: NewUser): Promise<User> {

@@ -75,6 +75,19 @@ describe('issue 19: the consent page shows the application’s details', () => {
     }
   });
 
+  it('AX-12 a long homepage and redirect host wrap after their dots and hyphens, never mid-word; the text is unchanged', async () => {
+    const host = 'staging-eu-west.weather-forecasts.example';
+    const redirectUri = `https://${host}/oauth/callback`;
+    const client = await clientWith({ clientUri: `https://${host}/home` }, redirectUri);
+    const page = await getConsent(system, new CookieJar(), { clientId: client.id, redirectUri }, ada);
+    const wrapped = 'staging-<wbr>eu-<wbr>west.<wbr>weather-<wbr>forecasts.<wbr>example';
+    expect(page.html).toContain(`<strong>${wrapped}</strong>.`);
+    expect(page.html).toContain(`rel="noopener noreferrer">${wrapped}</a>`);
+    // Read aloud or copied, <wbr> is nothing: the link is named by the host as written.
+    expect(findLinks(page.html)).toContainEqual({ text: host, href: `https://${host}/home` });
+    expect(page.html).not.toMatch(/\w<wbr>\w/);
+  });
+
   it('CE-11 markup in every field the developer controls is shown as text', async () => {
     const client = await clientWith({
       name: '<img src=x onerror=alert(1)>',

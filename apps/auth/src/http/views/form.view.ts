@@ -7,14 +7,18 @@ export interface TextField {
   type?: 'text' | 'email' | 'password';
   value?: string;
   autocomplete: string;
-  error?: string | undefined;
+  /** Text, or markup such as a link (AX-08: "Sign in instead"). */
+  error?: string | SafeHtml | undefined;
   hint?: string;
   autofocus?: boolean;
   maxlength?: number;
   minlength?: number;
 }
 
-/** A labelled input whose hint and error are announced with it (aria-describedby). */
+/**
+ * A labelled input whose hint and error are announced with it (aria-describedby), marked
+ * aria-invalid when wrong. AX-08: the page sets `autofocus` on its first invalid field.
+ */
 export function textField(field: TextField): SafeHtml {
   const id = `field-${field.name}`;
   const describedBy = [field.hint ? `${id}-hint` : '', field.error ? `${id}-error` : ''].filter(Boolean).join(' ');

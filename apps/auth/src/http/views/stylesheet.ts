@@ -212,7 +212,8 @@ input.user-code { text-transform: uppercase; font-size: 1.25rem; text-align: cen
 @media (max-width: 480px) {
   .shell { padding: 24px 12px; }
   .card { padding: 24px 20px; border-radius: 12px; }
-  .actions { flex-direction: column-reverse; }
+  /* AX-09: stacked in DOM order (Deny, then Allow), so the order seen is the order tabbed. */
+  .actions { flex-direction: column; }
 }
 @media (prefers-reduced-motion: reduce) {
   * { transition: none !important; }

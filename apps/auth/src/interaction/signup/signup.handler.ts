@@ -1,5 +1,13 @@
 import type { Request, Response } from 'express';
-import { Conflict, createUser, findActiveClient, ValidationFailed, type User } from '@latchkey/core';
+import {
+  Conflict,
+  createUser,
+  findActiveClient,
+  findNewUserErrors,
+  ValidationFailed,
+  type NewUser,
+  type User,
+} from '@latchkey/core';
 import type { AuthDeps } from '../../deps.ts';
 import { assertFormCsrf, csrfTokenFor } from '../../http/csrf.ts';
 import { markSignUpForExistingAccount } from '../../http/rate-limit.ts';
@@ -48,16 +56,22 @@ async function renderSignUp(
  * and what it costs is capped: such sign-ups are limited per address, 5 an hour
  * (signUpRateLimit), on top of the per-minute limit on every sign-up.
  */
-const EXISTING_ACCOUNT = 'An account with this email already exists. Sign in instead.';
+const EXISTING_ACCOUNT: FieldErrors = { email: 'An account with this email already exists.', signInInstead: true };
 
-/** Domain errors become messages next to the field they name. */
-function fieldErrorFor(err: unknown): FieldErrors | undefined {
-  if (err instanceof Conflict) return { email: EXISTING_ACCOUNT };
-  if (err instanceof ValidationFailed) {
-    const field = err.field === 'name' || err.field === 'email' || err.field === 'password' ? err.field : 'form';
-    return { [field]: err.description };
+/**
+ * Domain errors become messages next to the field they name. AX-08: a refused field means
+ * the others are judged too (findNewUserErrors), so every wrong field is marked at once.
+ */
+async function fieldErrorsFor(err: unknown, input: NewUser): Promise<FieldErrors | undefined> {
+  if (err instanceof Conflict) return EXISTING_ACCOUNT;
+  if (!(err instanceof ValidationFailed)) return undefined;
+  const errors: FieldErrors = {};
+  for (const refusal of await findNewUserErrors(input)) {
+    const field =
+      refusal.field === 'name' || refusal.field === 'email' || refusal.field === 'password' ? refusal.field : 'form';
+    errors[field] ??= refusal.description;
   }
-  return undefined;
+  return Object.keys(errors).length > 0 ? errors : { form: err.description };
 }
 
 export function signUpHandlers(deps: AuthDeps) {
@@ -80,14 +94,13 @@ export function signUpHandlers(deps: AuthDeps) {
       }
       const { name, email, password, request, return_to: returnTo } = form.data;
       let errors: FieldErrors | undefined;
-      const user: User | undefined = await createUser(deps.db, deps.clock, { name, email, password }).catch(
-        (err: unknown) => {
-          if (err instanceof Conflict) markSignUpForExistingAccount(res);
-          errors = fieldErrorFor(err);
-          if (errors) return undefined;
-          throw err;
-        },
-      );
+      const input = { name, email, password };
+      const user: User | undefined = await createUser(deps.db, deps.clock, input).catch(async (err: unknown) => {
+        if (err instanceof Conflict) markSignUpForExistingAccount(res);
+        errors = await fieldErrorsFor(err, input);
+        if (errors) return undefined;
+        throw err;
+      });
       if (!user) {
         await renderSignUp(deps, req, res, 422, {
           requestId: request,

@@ -156,8 +156,59 @@ describe('sign-up', () => {
       password: 'plum orbit canvas',
     });
     expect(answer.status).toBe(422);
-    expect(answer.html).toContain('id="field-email-error">An account with this email already exists. Sign in instead.');
+    // AX-08: "Sign in instead" became a link (see the AX-08 test below); the sentence is unchanged.
+    expect(answer.html).toContain('id="field-email-error">An account with this email already exists. <a href="/signin">Sign in instead</a>.');
     expect(await userCount()).toBe(before);
+  });
+
+  it('AX-08 sign-up with every field wrong shows each field\'s error at once, the first invalid field autofocused, aria-invalid/aria-describedby set, nothing created', async () => {
+    const before = await userCount();
+    const answer = await submitSignUp(new CookieJar(), { name: '   ', email: 'not-an-email', password: 'short' });
+    expect(answer.status).toBe(422);
+    expect(answer.html).toContain('<div class="alert" role="alert">Please correct the highlighted fields and try again.</div>');
+    const messages = {
+      name: 'Enter a name of 1 to 100 characters.',
+      email: 'Enter a valid email address.',
+      password: 'Use a password of 12 to 1024 characters.',
+    };
+    for (const [field, message] of Object.entries(messages)) {
+      expect(answer.html, field).toContain(`<p class="field-error" id="field-${field}-error">${message}`);
+    }
+    expect(findLabelledInput(answer.html, 'Name')).toMatchObject({ 'aria-invalid': 'true', 'aria-describedby': 'field-name-error', autofocus: '' });
+    expect(findLabelledInput(answer.html, 'Email')).toMatchObject({ 'aria-invalid': 'true', 'aria-describedby': 'field-email-error', value: 'not-an-email' });
+    expect(findLabelledInput(answer.html, 'Password')).toMatchObject({
+      'aria-invalid': 'true',
+      'aria-describedby': 'field-password-hint field-password-error',
+      value: '',
+    });
+    expect(answer.html.match(/\bautofocus\b/g)).toHaveLength(1);
+    // Name right, email and password wrong: the email is the first invalid field, the name is kept.
+    const later = await submitSignUp(new CookieJar(), { name: 'Ada Lovelace', email: 'ada@', password: 'password1234' });
+    expect(later.status).toBe(422);
+    expect(later.html).not.toContain('id="field-name-error"');
+    expect(findLabelledInput(later.html, 'Name')).toMatchObject({ value: 'Ada Lovelace' });
+    expect(findLabelledInput(later.html, 'Name')).not.toHaveProperty('autofocus');
+    expect(findLabelledInput(later.html, 'Email')).toMatchObject({ 'aria-invalid': 'true', autofocus: '' });
+    expect(later.html).toMatch(/id="field-password-error">Choose a password that is harder to guess\./);
+    expect(later.html).not.toContain('password1234');
+    expect(await userCount()).toBe(before);
+  });
+
+  it('AX-08 \'Sign in instead\' is a link to sign-in, keeping the pending authorization request', async () => {
+    const answer = await submitSignUp(new CookieJar(), { name: 'Copy', email: existing.email, password: 'plum orbit canvas' });
+    expect(answer.status).toBe(422);
+    expect(findLinks(answer.html)).toContainEqual({ text: 'Sign in instead', href: '/signin' });
+    expect(findButtons(answer.html).map((button) => button.text)).toEqual(['Create account']);
+    expect(findLabelledInput(answer.html, 'Email')).toMatchObject({ 'aria-invalid': 'true', autofocus: '' });
+    const owner = await makeUser(system, 'Link Owner');
+    const { client } = await makeClient(system, owner, { redirectUri: REDIRECT_URI, name: 'Link Checker' });
+    const jar = new CookieJar();
+    const signInPage = await openAuthorize(system, jar, { clientId: client.id, redirectUri: REDIRECT_URI, state: 'ax' });
+    const signUpLink = findLinks(signInPage.html).find((link) => link.text === 'Create account')!.href;
+    const page = await fetchPage(system, jar, signUpLink);
+    const refused = await submitSignUp(jar, { name: 'Copy', email: existing.email, password: 'plum orbit canvas' }, page);
+    const link = findLinks(refused.html).find((l) => l.text === 'Sign in instead')!;
+    expect(link.href).toBe(signUpLink.replace(/^\/signup/, '/signin'));
   });
 
   it('HD-16 sign-ups that hit an existing account are limited per address: the 6th in an hour is refused (429) whatever the email, new emails do not count, another address is unaffected', async () => {

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../../http/html.ts';
 import { csrfField, hiddenField } from '../../../http/views/form.view.ts';
 import { layout } from '../../../http/views/layout.view.ts';
+import { withWrapPoints } from '../../../http/views/wrap-points.view.ts';
 import { mixesScripts } from '../mixed-script.ts';
 import type { SelfRegistration } from '../self-registration.ts';
 import { dynamicByline, metadataDocumentByline, metadataDocumentHeadline, unverifiedNote } from './self-registered.view.ts';
@@ -48,9 +49,12 @@ export interface ConsentView {
   selfRegistration?: SelfRegistration | undefined;
 }
 
-/** Links to the developer's pages open in a new tab and tell them nothing about this page. */
+/**
+ * Links to the developer's pages open in a new tab and tell them nothing about this page. The
+ * text may be a host: it wraps after its dots and hyphens (AX-12).
+ */
 function externalLink(href: string, text: string): SafeHtml {
-  return html`<a href="${href}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+  return html`<a href="${href}" target="_blank" rel="noopener noreferrer">${withWrapPoints(text)}</a>`;
 }
 
 function policyLinks(view: ConsentView): SafeHtml | string {
@@ -81,7 +85,9 @@ const check = html`<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="
  * marking those an earlier approval did not cover (SC-05). Issue 29 says when the app is public
  * (PC-10): it holds no secret, so nothing but its redirect URL ties it to its developer. Issue 31
  * names the resource server the tokens are for when it is not the Latchkey API (RS-11). Every
- * value is escaped (CJ-05, CE-11).
+ * value is escaped (CJ-05, CE-11). Issue 37: hosts and the email wrap at their dots and hyphens,
+ * not mid-word (AX-12), and Deny and Allow are seen in the order Tab reaches them (AX-09, in the
+ * stylesheet).
  */
 export function consentPage(view: ConsentView): SafeHtml {
   const hostUnicode =
@@ -126,7 +132,7 @@ export function consentPage(view: ConsentView): SafeHtml {
       ${
         view.loopback
           ? html`<p class="loopback-note" role="note">
-              <strong>This application runs on your own computer.</strong> Its answer goes to ${view.redirectHost} on
+              <strong>This application runs on your own computer.</strong> Its answer goes to ${withWrapPoints(view.redirectHost)} on
               this device, not to a website. Allow it only if you started it yourself.
             </p>`
           : ''
@@ -148,7 +154,7 @@ export function consentPage(view: ConsentView): SafeHtml {
       <div class="account">
         <div>
           <span class="account-label">Signed in as</span><strong class="account-name">${view.user.name}</strong
-          ><span class="account-email">${view.user.email}</span>
+          ><span class="account-email">${withWrapPoints(view.user.email)}</span>
         </div>
         <form method="post" action="/oauth/authorize/switch-account" class="switch-account">
           ${csrfField(view.csrfToken)} ${hiddenField('request', view.requestId)}
@@ -164,7 +170,7 @@ export function consentPage(view: ConsentView): SafeHtml {
       </form>
       <p class="redirect-note">
         Either way you will be sent back to
-        <strong>${view.redirectHost}</strong>${hostUnicode ? html` (${hostUnicode})` : ''}.
+        <strong>${withWrapPoints(view.redirectHost)}</strong>${hostUnicode ? html` (${withWrapPoints(hostUnicode)})` : ''}.
         You can revoke access at any time from your API tokens.
       </p>
       ${policyLinks(view)}`,

@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../../../http/html.ts';
+import { withWrapPoints } from '../../../http/views/wrap-points.view.ts';
 import type { SelfRegistration } from '../self-registration.ts';
 
 /** The service's name, as the consent page writes it ("your Latchkey account"). */
@@ -6,10 +7,12 @@ const SERVICE = 'Latchkey';
 
 /**
  * CM-15: the headline of a metadata-document client names the host its document is on; the
- * name it gives itself is secondary, attributed to it ("calls itself").
+ * name it gives itself is secondary, attributed to it ("calls itself"). A long host wraps at
+ * its dots and hyphens (AX-12).
  */
 export function metadataDocumentHeadline(host: string): SafeHtml {
-  return html`An app from <strong class="app-host">${host}</strong> wants to access your ${SERVICE} account`;
+  const from = withWrapPoints(host);
+  return html`An app from <strong class="app-host">${from}</strong> wants to access your ${SERVICE} account`;
 }
 
 export function metadataDocumentByline(clientName: string, homepage: SafeHtml | string): SafeHtml {
@@ -30,7 +33,7 @@ export function unverifiedNote(self: SelfRegistration, clientName: string): Safe
     return html`<p class="loopback-note unverified-note" role="note">
       <strong>${SERVICE} has not verified this application.</strong> Anyone can publish an app under any name;
       “${clientName}” is only what it says about itself. What is certain is that it comes from
-      <strong>${self.host}</strong>: allow it only if you trust ${self.host}.
+      <strong>${withWrapPoints(self.host)}</strong>: allow it only if you trust ${withWrapPoints(self.host)}.
     </p>`;
   }
   return html`<p class="loopback-note unverified-note" role="note">

@@ -9,15 +9,36 @@ export interface SignUpView extends InteractionContext {
   csrfToken: string;
   clientName?: string | undefined;
   values?: { name?: string | undefined; email?: string | undefined };
-  /** Per-field messages; `form` is shown above the fields. */
-  errors?: { name?: string; email?: string; password?: string; form?: string };
+  /**
+   * Per-field messages; `form` is shown above the fields. `signInInstead`: the email has an
+   * account (HD-16), and its message ends with a link to sign in (AX-08).
+   */
+  errors?: { name?: string; email?: string; password?: string; form?: string; signInInstead?: boolean };
 }
 
-/** The sign-up page: fields Name, Email and Password, button "Create account". */
+const FIELDS = ['name', 'email', 'password'] as const;
+
+/**
+ * The sign-up page: fields Name, Email and Password, button "Create account". AX-08: every
+ * wrong field shows its message at once, tied to it by aria-describedby and marked
+ * aria-invalid, and the first of them has `autofocus` (no script: the CSP allows none); name
+ * and email come back as typed, the password never.
+ */
 export function signUpPage(view: SignUpView): SafeHtml {
   const errors = view.errors ?? {};
-  const fieldErrors = [errors.name, errors.email, errors.password].filter(Boolean).length;
-  const summary = errors.form ?? (fieldErrors > 0 ? 'Please correct the highlighted field and try again.' : undefined);
+  const invalid = FIELDS.filter((field) => errors[field]);
+  const focus = invalid[0] ?? 'name';
+  const summary =
+    errors.form ??
+    (invalid.length === 1
+      ? 'Please correct the highlighted field and try again.'
+      : invalid.length > 1
+        ? 'Please correct the highlighted fields and try again.'
+        : undefined);
+  const emailError =
+    errors.email && errors.signInInstead
+      ? html`${errors.email} <a href="${interactionPath('/signin', view)}">Sign in instead</a>.`
+      : errors.email;
   return layout({
     title: 'Create account',
     body: html`<h1 id="page-title">Create your account</h1>
@@ -28,8 +49,8 @@ export function signUpPage(view: SignUpView): SafeHtml {
       <form method="post" action="/signup" novalidate>
         ${csrfField(view.csrfToken)} ${hiddenField('request', view.requestId)}
         ${view.requestId === undefined ? hiddenField('return_to', view.returnTo) : ''}
-        ${textField({ name: 'name', label: 'Name', value: view.values?.name, autocomplete: 'name', maxlength: MAX_NAME_LENGTH, error: errors.name, autofocus: true })}
-        ${textField({ name: 'email', label: 'Email', type: 'email', value: view.values?.email, autocomplete: 'email', maxlength: 254, error: errors.email })}
+        ${textField({ name: 'name', label: 'Name', value: view.values?.name, autocomplete: 'name', maxlength: MAX_NAME_LENGTH, error: errors.name, autofocus: focus === 'name' })}
+        ${textField({ name: 'email', label: 'Email', type: 'email', value: view.values?.email, autocomplete: 'email', maxlength: 254, error: emailError, autofocus: focus === 'email' })}
         ${textField({
           name: 'password',
           label: 'Password',
@@ -39,6 +60,7 @@ export function signUpPage(view: SignUpView): SafeHtml {
           minlength: PASSWORD_MIN_LENGTH,
           maxlength: PASSWORD_MAX_LENGTH,
           error: errors.password,
+          autofocus: focus === 'password',
         })}
         <button class="button button-primary button-block" type="submit">Create account</button>
       </form>
