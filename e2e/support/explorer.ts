@@ -23,3 +23,16 @@ export async function runStarterQuery(page: Page, expectedName: string): Promise
   expect(response.status()).toBe(200);
   await expect(page.locator('.graphiql-response')).toContainText(expectedName);
 }
+
+/**
+ * Opens the Explorer by its address (at any width, the phone's included, where the navigation
+ * may be folded away), runs the starter query and waits for the name in the result.
+ */
+export async function runStarterQueryAt(page: Page, expectedName: string): Promise<void> {
+  await page.goto('/explorer');
+  const run = page.getByRole('button', { name: /execute query/i });
+  await expect(run).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('.graphiql-query-editor')).toContainText('profile', { timeout: 60_000 });
+  await run.click();
+  await expect(page.locator('.graphiql-response')).toContainText(expectedName, { timeout: 15_000 });
+}

@@ -22,6 +22,12 @@ describe('Explorer page', () => {
     expect(within(nav).getByRole('link', { name: 'Explorer' }).getAttribute('aria-current')).toBe('page');
   });
 
+  it('AX-05 explains that Tab indents in the editor and names the key that makes Tab move focus', async () => {
+    renderApp('/explorer');
+    const note = await screen.findByText(/In the editors, Tab indents\./);
+    expect(note.textContent).toContain('Press Ctrl+M (Ctrl+Shift+M on macOS) to make Tab move focus');
+  });
+
   it('RS-22 shows the MCP URL the BFF names ({API_URL}/mcp), read-only, with a copy button', async () => {
     const mcpUrl = 'https://api.acme.test/mcp';
     server.use(http.get('/bff/session', () => HttpResponse.json<SessionJson>({ user: db.user, mcpUrl })));

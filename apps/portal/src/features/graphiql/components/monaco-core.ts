@@ -27,6 +27,8 @@ import 'monaco-editor/esm/vs/editor/contrib/smartSelect/browser/smartSelect.js';
 import 'monaco-editor/esm/vs/editor/contrib/snippet/browser/snippetController2.js';
 import 'monaco-editor/esm/vs/editor/contrib/suggest/browser/suggestController.js';
 import 'monaco-editor/esm/vs/editor/contrib/tokenization/browser/tokenization.js';
+// AX-05: Ctrl+M (Ctrl+Shift+M on macOS) makes Tab move focus out of the editor, as the page says.
+import 'monaco-editor/esm/vs/editor/contrib/toggleTabFocusMode/browser/toggleTabFocusMode.js';
 import 'monaco-editor/esm/vs/editor/contrib/wordHighlighter/browser/wordHighlighter.js';
 import 'monaco-editor/esm/vs/editor/contrib/wordOperations/browser/wordOperations.js';
 import 'monaco-editor/esm/vs/editor/contrib/readOnlyMessage/browser/contribution.js';
