@@ -14,6 +14,13 @@ const WIDTHS = [
   { width: 390, height: 844 },
 ] as const;
 
+/** AX-07: whether the page is drawn light or dark, from its body's background. */
+async function drawnScheme(page: Page): Promise<'light' | 'dark'> {
+  const rgb = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r = 0, g = 0, b = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128 ? 'light' : 'dark';
+}
+
 /** Every violation on the page as it is now, at each width, tagged with where it was seen. */
 async function audit(page: Page, name: string, findings: string[]): Promise<void> {
   for (const viewport of WIDTHS) {
@@ -24,7 +31,7 @@ async function audit(page: Page, name: string, findings: string[]): Promise<void
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`AX-01: no axe violations on sign-in, sign-up, consent and every portal page, ${scheme} scheme, 1280 and 390 px`, async ({
+  test(`AX-01 AX-07: no axe violations on sign-in, sign-up, consent and every portal page, ${scheme} scheme, 1280 and 390 px`, async ({
     page,
     urls,
   }) => {
@@ -35,6 +42,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
     await page.goto('/');
     await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+    expect(await drawnScheme(page), 'AX-07: the sign-in page follows the OS').toBe(scheme);
     await audit(page, 'sign-in', findings);
 
     await page.getByRole('link', { name: 'Create account' }).click();
@@ -66,6 +74,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
     await page.goto('/clients');
     await expect(page.getByRole('row').filter({ hasText: 'Weather Widget' })).toBeVisible();
+    expect(await drawnScheme(page), 'AX-07: the portal follows the OS').toBe(scheme);
     await audit(page, 'API clients', findings);
 
     await page.getByRole('link', { name: 'Weather Widget', exact: true }).click();
@@ -98,6 +107,7 @@ for (const scheme of ['light', 'dark'] as const) {
     }).toString();
     await page.goto(authorize.href);
     await expect(page.getByRole('button', { name: 'Allow' })).toBeVisible();
+    expect(await drawnScheme(page), 'AX-07: the consent page follows the OS').toBe(scheme);
     await audit(page, 'consent', findings);
 
     expect(findings, 'AX-01: axe violations').toEqual([]);

@@ -28,6 +28,7 @@ export const STYLESHEET = `
   line-height: 1.5;
   -webkit-text-size-adjust: 100%;
 }
+/* AX-07: light or dark as the OS says, like the portal and its Explorer. */
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #0d1017;

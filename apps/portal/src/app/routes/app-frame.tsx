@@ -31,6 +31,7 @@ export function AppFrame({ user, children }: { user?: ReactNode; children: React
         Skip to content
       </a>
       <header className="app-header">
+        {/* AX-01: named by what it shows (axe's label-content-name-mismatch). */}
         <Link to={paths.clients.href()} className="app-brand">
           <span className="app-logo" aria-hidden="true">
             <svg width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="2">
