@@ -33,9 +33,11 @@ export function Dialog({ open, title, onClose, children, role = 'dialog', descri
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       if (dialog.open) dialog.close();
-      // A dialog opened with nothing focused (reopened after sign-in, AX-11) hands focus to the page's heading.
-      if (opener === null || opener === document.body) pageHeading()?.focus();
-      else if (opener.isConnected) opener.focus();
+      // A dialog opened with nothing focused (reopened after sign-in, AX-11), or whose opener is
+      // gone (a rolled token's row loses its Roll button, AX-03), hands focus to the page's
+      // heading rather than leaving it on <body> (unless a dialog around it already placed it).
+      if (opener !== null && opener !== document.body && opener.isConnected) opener.focus();
+      else if (document.activeElement === null || document.activeElement === document.body) pageHeading()?.focus();
     };
   }, [open]);
 

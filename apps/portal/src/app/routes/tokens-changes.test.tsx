@@ -182,7 +182,7 @@ describe('TR-12 Roll token', () => {
     expect(within(old!).getByRole('button', { name: 'Revoke token CI deploys' })).toBeTruthy();
   });
 
-  it('TR-12 left at "No, stop it now", the roll sends none and the old row reads Revoked', async () => {
+  it('TR-12 AX-03 left at "No, stop it now", the roll sends none and the old row reads Revoked; Done puts focus on the heading, its Roll button being gone', async () => {
     db.tokens = [makeToken({ id: 'tok_ci', name: 'CI deploys', last4: 'a1B2' })];
     const { user } = renderApp('/tokens');
     await user.click(within(await rowOf('CI deploys')).getByRole('button', { name: 'Roll token CI deploys' }));
@@ -197,6 +197,8 @@ describe('TR-12 Roll token', () => {
       .getAllByRole('row')
       .find((row) => row.textContent.includes('…a1B2'))!;
     expect(within(old).getByText('Revoked')).toBeTruthy();
+    expect(within(old).queryByRole('button', { name: /Roll/ })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'API tokens' }));
   });
 
   it('TR-12 a refused roll keeps the dialog open with the reason, and shows no value', async () => {
