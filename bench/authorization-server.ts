@@ -35,6 +35,8 @@ import { newPeerSettings, PeerMint, peerEnv, PEER_CLIENT, PEER_SCOPE } from './o
 import type { Figure, Goal } from './results.ts';
 import { basicAuthorization, latchkeySignIn, peerSignIn, type FlowClient } from './sign-in-flows.ts';
 import { spawnTarget, type RunningTarget } from './spawn-target.ts';
+import { POSTGRES_SHARED_BUFFERS } from './token-lookup.ts';
+import { startPostgres, type PostgresCluster } from '../test/support/postgres.ts';
 
 /** Issue 38's goals: Latchkey ÷ node-oidc-provider, and refresh grants per core against Keycloak's sizing. */
 export const AS_GOALS = {
@@ -62,9 +64,9 @@ export const ROW_TITLES: Record<RowKind, string> = {
   exchange: 'code exchanges (codes minted in storage)',
   signIn: 'full sign-ins (authorize → sign-in → consent → token)',
 };
-const KINDS = Object.keys(ROW_TITLES) as RowKind[];
+export const KINDS = Object.keys(ROW_TITLES) as RowKind[];
 
-interface Side {
+export interface Side {
   name: string;
   server: RunningTarget;
   tokenPath: string;
@@ -105,7 +107,11 @@ function freePort(): Promise<number> {
 }
 
 /** Latchkey's authorization server (bench/targets/auth.target.ts) on SQLite, or on PostgreSQL with `databaseUrl`. */
-async function latchkeySide(name: string, databaseUrl?: string): Promise<Side> {
+export async function latchkeySide(
+  name: string,
+  databaseUrl?: string,
+  nodeArgs: readonly string[] = [],
+): Promise<Side> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-as-'));
   const env = {
     ...benchEnvironment(dataDir),
@@ -136,7 +142,7 @@ async function latchkeySide(name: string, databaseUrl?: string): Promise<Side> {
       codeVerifier: undefined,
     });
   const accessToken = (await pair()).accessToken;
-  const server = await spawnTarget('auth', env);
+  const server = await spawnTarget('auth', env, nodeArgs);
   return {
     name,
     server,
@@ -164,13 +170,13 @@ async function latchkeySide(name: string, databaseUrl?: string): Promise<Side> {
 }
 
 /** node-oidc-provider on its SQLite adapter (bench/targets/oidc-provider.target.ts). */
-async function peerSide(name: string): Promise<Side> {
+export async function peerSide(name: string, nodeArgs: readonly string[] = []): Promise<Side> {
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-peer-'));
   const settings = newPeerSettings(join(dataDir, 'oidc-provider.sqlite'), await freePort());
   const mint = new PeerMint(settings);
   const client = { id: PEER_CLIENT.id, secret: settings.clientSecret, redirectUri: PEER_CLIENT.redirectUri };
   const accessToken = await mint.accessToken();
-  const server = await spawnTarget('oidc-provider', { NODE_ENV: 'production', ...peerEnv(settings) });
+  const server = await spawnTarget('oidc-provider', { NODE_ENV: 'production', ...peerEnv(settings) }, nodeArgs);
   return {
     name,
     server,
@@ -261,7 +267,7 @@ async function probe(side: Side): Promise<void> {
   await side.signIn();
 }
 
-async function measureRow(side: Side, kind: RowKind, round: number): Promise<Measurement> {
+export async function measureRow(side: Side, kind: RowKind, round: number): Promise<Measurement> {
   const first = round === 0;
   switch (kind) {
     case 'refresh':
@@ -397,5 +403,23 @@ export function authorizationServerFigures({ rows, latchkey, peer, postgres }: A
 }
 
 if (import.meta.main) {
-  await benchAuthorizationServer();
+  // Alone, as in bench/run.ts: a throwaway PostgreSQL cluster for the third server, when it starts.
+  let postgres: PostgresCluster | undefined;
+  let postgresSkipped: string | undefined;
+  try {
+    postgres = await startPostgres({ sharedBuffers: POSTGRES_SHARED_BUFFERS });
+    await postgres.prepareTemplate();
+  } catch (err) {
+    postgresSkipped = `skipped: PostgreSQL could not be started (${(err as Error).message.split('\n')[0]})`;
+    await postgres?.stop();
+    postgres = undefined;
+  }
+  try {
+    await benchAuthorizationServer({
+      ...(postgres ? { postgresUrl: await postgres.createDatabase() } : {}),
+      ...(postgresSkipped ? { postgresSkipped } : {}),
+    });
+  } finally {
+    await postgres?.stop();
+  }
 }

@@ -41,7 +41,11 @@ declare module 'autocannon' {
     latency: Histogram & { totalCount: number };
     requests: Histogram & { sent: number };
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The run: awaitable for its result, and an emitter of each response. */
+  interface Instance extends PromiseLike<Result> {
+    on(event: 'response', listener: () => void): Instance;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
   export type { Options, Result };
 }

@@ -1,9 +1,11 @@
 // `node bench/profile.ts [target] [seconds]`: CPU profile of one target (default: api) under
-// bench/run.ts's load, to see where a request's time goes. Prints the functions with the most
-// self time and leaves the .cpuprofile (Chrome DevTools, speedscope) in a temporary folder.
+// bench/run.ts's load (or, as `as-latchkey:<row>` / `as-peer:<row>`, an authorization server under
+// one of bench/authorization-server.ts's rows: refresh, introspection, exchange, signIn), to see
+// where a request's time goes. Prints the functions with the most self time and leaves the .cpuprofile (Chrome DevTools, speedscope) in a temporary folder.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { latchkeySide, measureRow, peerSide, type RowKind } from './authorization-server.ts';
 import { createBenchData } from './bench-data.ts';
 import { measureSteady } from './load.ts';
 import { spawnTarget } from './spawn-target.ts';
@@ -20,30 +22,59 @@ interface Profile {
 
 const target = process.argv[2] ?? 'api';
 const seconds = Number(process.argv[3] ?? 10);
-const data = await createBenchData(0);
 const profileDir = mkdtempSync(join(tmpdir(), 'latchkey-profile-'));
-try {
-  const server = await spawnTarget(target, data.env, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
-  let measured;
+const profiling = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+/** `as-latchkey:<row>` or `as-peer:<row>` (issue 38): one authorization server under one of its rows. */
+const asTarget = /^as-(latchkey|peer):(refresh|introspection|exchange|signIn)$/.exec(target);
+
+const requests = asTarget ? await profileAuthorizationServer() : await profileGraphql();
+const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!;
+summarize(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as Profile, requests);
+console.log(`\nprofile: ${join(profileDir, file)}`);
+
+/** A GraphQL target under bench/run.ts's load; the number of requests answered. */
+async function profileGraphql(): Promise<number> {
+  const data = await createBenchData(0);
   try {
-    measured = await measureSteady(
-      target,
-      {
-        url: `${server.url}${target === 'apollo' ? '/' : '/graphql'}`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.pat}` },
-        body: JSON.stringify({ query: '{ profile { name } }' }),
-      },
-      { warmup: 2, measure: seconds },
-    );
+    const server = await spawnTarget(target, data.env, profiling);
+    try {
+      const measured = await measureSteady(
+        target,
+        {
+          url: `${server.url}${target === 'apollo' ? '/' : '/graphql'}`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${data.pat}` },
+          body: JSON.stringify({ query: '{ profile { name } }' }),
+        },
+        { warmup: 2, measure: seconds },
+      );
+      return measured.ok + measured.failed;
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await server.stop();
+    rmSync(data.dataDir, { recursive: true, force: true });
   }
-  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!;
-  summarize(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as Profile, measured.requestsPerSecond);
-  console.log(`\nprofile: ${join(profileDir, file)}`);
-} finally {
-  rmSync(data.dataDir, { recursive: true, force: true });
+}
+
+/** Latchkey's or node-oidc-provider's authorization server under one row, repeated for about `seconds`. */
+async function profileAuthorizationServer(): Promise<number> {
+  const [, who, row] = asTarget!;
+  const side =
+    who === 'peer'
+      ? await peerSide('node-oidc-provider', profiling)
+      : await latchkeySide('Latchkey', undefined, profiling);
+  let answered = 0;
+  try {
+    const until = Date.now() + seconds * 1000;
+    for (let round = 0; Date.now() < until; round++) {
+      const measured = await measureRow(side, row as RowKind, round);
+      answered += measured.ok + measured.failed;
+    }
+  } finally {
+    await side.close();
+  }
+  return answered;
 }
 
 /** Where a sample's code lives: an npm package, a workspace folder, Node itself, or native/VM work. */
@@ -56,7 +87,7 @@ function packageOf(functionName: string, url: string): string {
   return functionName || '(native)';
 }
 
-function summarize(profile: Profile, requestsPerSecond: number): void {
+function summarize(profile: Profile, requests: number): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<string, number>();
   const groups = new Map<string, number>();
@@ -74,10 +105,8 @@ function summarize(profile: Profile, requestsPerSecond: number): void {
     total += delta;
   }
   const line = ([name, us]: [string, number]) =>
-    `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / (requestsPerSecond * (total / 1e6))).toFixed(2).padStart(6)}  ${name}`;
-  console.log(
-    `${target}: ${requestsPerSecond.toFixed(0)} req/s. Self time by package (share of samples, µs per request):`,
-  );
+    `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / requests).toFixed(2).padStart(6)}  ${name}`;
+  console.log(`${target}: ${requests} requests. Self time by package (share of samples, µs per request):`);
   for (const entry of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(line(entry));
   console.log('\nTop functions by self time:');
   for (const entry of [...self].sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(line(entry));

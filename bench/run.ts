@@ -3,12 +3,14 @@
 // floor under the API), the API on PostgreSQL (issue 4), and three peers on the same schema and
 // token check (Apollo Server 5; Mercurius 16 on Fastify 5 with graphql-jit; GraphQL Yoga 5),
 // then measures authorization-code exchanges per second. Each server runs in its own process;
-// autocannon runs in this one. Then issue 3's portal benchmark (bench/portal.ts: /graphql
+// autocannon runs in this one. Then issue 38's authorization server against node-oidc-provider
+// (bench/authorization-server.ts: refresh grants, introspections, code exchanges and full
+// sign-ins, Latchkey on PostgreSQL beside), issue 3's portal benchmark (bench/portal.ts: /graphql
 // through the portal against the API directly and a bare node:http proxy, and the portal's
 // JavaScript sizes), issue 20's page loads on a slow phone (bench/page-load.ts) and issue 4's
 // token lookups at 1,000 and 1,000,000 tokens (bench/token-lookup.ts; BENCH_QUICK=1 leaves out
 // the million), then issue 36's token creation with and without the security log
-// (bench/token-creation.ts). About four minutes. The report goes to stdout; its figures also go to
+// (bench/token-creation.ts). About six minutes; BENCH_QUICK=1 under five. The report goes to stdout; its figures also go to
 // bench/results.md (results.ts), which the README links instead of copying them.
 //
 // PostgreSQL is a throwaway cluster test/support/postgres.ts starts (and installs on a fresh
@@ -24,6 +26,7 @@ import { createBenchData, type BenchData } from './bench-data.ts';
 import { measureBatch, measureSteady, type Measurement } from './load.ts';
 import { benchPageLoad, pageLoadFigures } from './page-load.ts';
 import { benchPortal, portalFigures } from './portal.ts';
+import { authorizationServerFigures, benchAuthorizationServer } from './authorization-server.ts';
 import { apiFigures, printReport, type Report } from './report.ts';
 import { RESULTS_FILE, writeResults, type Section } from './results.ts';
 import { spawnTarget, type RunningTarget } from './spawn-target.ts';
@@ -36,13 +39,15 @@ import {
 } from './token-lookup.ts';
 import { benchTokenCreation, creationFigures } from './token-creation.ts';
 
+const quick = benchQuick();
 const WARMUP_SECONDS = 2;
-const MEASURE_SECONDS = 5;
+/** BENCH_QUICK=1 (under five minutes in all): shorter and fewer rounds. */
+const MEASURE_SECONDS = quick ? 3 : 5;
 /**
  * The servers are measured in turn, three times, and each keeps its best round: on a 2-core
  * machine another process waking up during one server's turn would otherwise decide the ratios.
  */
-const ROUNDS = 3;
+const ROUNDS = quick ? 2 : 3;
 const CODE_COUNT = 6000;
 const SECTION = `\n${'─'.repeat(100)}\n`;
 
@@ -56,7 +61,6 @@ interface SteadyTarget {
   logged?: boolean;
 }
 
-const quick = benchQuick();
 const data = await createBenchData(CODE_COUNT);
 let postgres: PostgresCluster | undefined;
 let postgresData: BenchData | undefined;
@@ -209,6 +213,17 @@ try {
     production: { api: apiLogged!, apollo: apolloLogged!, mercurius: mercuriusLogged! },
   };
   sections.push({ section: 'API (issues 2 and 4)', goals: printReport(report), figures: apiFigures(report) });
+
+  console.log(SECTION);
+  const authorizationServer = await benchAuthorizationServer({
+    ...(postgres ? { postgresUrl: await postgres.createDatabase() } : {}),
+    postgresSkipped,
+  });
+  sections.push({
+    section: 'Authorization server against node-oidc-provider (issue 38)',
+    goals: authorizationServer.goals,
+    figures: authorizationServerFigures(authorizationServer),
+  });
 
   console.log(SECTION);
   const portal = await benchPortal();

@@ -36,6 +36,7 @@ const principal: Principal = {
   userName: 'Test',
   userEmail: 'test@example.test',
   clientId: null,
+  issuedAt: Date.UTC(2026, 0, 1),
   expiresAt: Date.UTC(2030, 0, 1),
   firstParty: false,
   scopes: ['profile', 'email'],

@@ -48,12 +48,15 @@ export async function expireOtherSecrets(db: Executor, clientId: string, keepId:
 }
 
 /** SR-05: last used, written at most once a minute per secret, so a busy app does not write on every request. */
+/** A secret's last use is recorded at most once a minute: every authentication would otherwise be a write. */
+export const SECRET_TOUCH_INTERVAL_MS = 60_000;
+
 export async function touchClientSecret(db: Executor, id: string, now: number): Promise<void> {
   await db
     .updateTable('client_secrets')
     .set({ last_used_at: now })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - 60_000)]))
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - SECRET_TOUCH_INTERVAL_MS)]))
     .execute();
 }
 

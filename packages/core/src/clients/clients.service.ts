@@ -19,6 +19,7 @@ import { validateLinkUrl, validateRedirectUriForRegistration, validateRedirectUr
 import {
   insertClientSecret,
   listClientSecretRows,
+  SECRET_TOUCH_INTERVAL_MS,
   touchClientSecret,
   upsertProvisionedSecret,
 } from './client-secrets.repository.ts';
@@ -329,7 +330,11 @@ export async function authenticateClient(
   if (!row || !matched || row.revoked_at !== null || Number(row.public) === 1) {
     throw new InvalidClient('Client authentication failed.');
   }
-  await touchClientSecret(db, matched.id, now);
+  // The row just read tells whether the minute has passed: no write at all (not even one that
+  // changes nothing) on most authentications. The update keeps its own condition for other instances.
+  if (matched.last_used_at === null || Number(matched.last_used_at) <= now - SECRET_TOUCH_INTERVAL_MS) {
+    await touchClientSecret(db, matched.id, now);
+  }
   return clientRowToClient(row);
 }
 

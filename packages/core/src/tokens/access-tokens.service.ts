@@ -59,6 +59,7 @@ export async function authenticateAccessToken(db: Executor, clock: Clock, token:
     userName: row.user_name,
     userEmail: row.user_email,
     clientId: row.client_id,
+    issuedAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
     firstParty: row.kind === 'oauth' && Number(row.first_party) === 1,
     scopes: storedScopes(row.scope),

@@ -4,7 +4,6 @@ import type { Clock } from '../clock.ts';
 import { InvalidToken } from '../errors.ts';
 import { findResourceServerRowById } from '../resources/resource-servers.repository.ts';
 import { authenticateAccessToken } from './access-tokens.service.ts';
-import { findAccessTokenRowById } from './tokens.repository.ts';
 
 /** A token that is active (RFC 7662 §2.2): what a resource server may learn of it. */
 export interface ActiveToken {
@@ -47,9 +46,6 @@ export async function introspectAccessToken(
     if (err instanceof InvalidToken) return undefined;
     throw err;
   }
-  // The live lookup does not carry the token's times; its primary key does.
-  const row = await findAccessTokenRowById(db, principal.tokenId);
-  if (!row) return undefined;
   let audience = apiUrl;
   if (principal.audience !== LATCHKEY_API_AUDIENCE) {
     const server = await findResourceServerRowById(db, principal.audience);
@@ -61,8 +57,8 @@ export async function introspectAccessToken(
     scopes: principal.scopes,
     userId: principal.userId,
     clientId: principal.clientId,
-    issuedAt: Number(row.created_at),
-    expiresAt: Number(row.expires_at),
+    issuedAt: principal.issuedAt,
+    expiresAt: principal.expiresAt,
     audience,
   };
 }

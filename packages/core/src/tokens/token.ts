@@ -36,6 +36,8 @@ export interface Principal {
   userName: string;
   userEmail: string;
   clientId: string | null;
+  /** When it was issued (ms): introspection's `iat` (OI-11). */
+  issuedAt: number;
   /** TR-08: when the token expires (ms), which the API answers in Latchkey-Token-Expires-At. */
   expiresAt: number;
   /** True only for access tokens issued to the portal's own client. */

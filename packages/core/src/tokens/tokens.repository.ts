@@ -15,6 +15,7 @@ export interface AccessTokenAuthRow {
   kind: 'pat' | 'oauth';
   user_id: string;
   client_id: string | null;
+  created_at: number;
   expires_at: number;
   user_name: string;
   user_email: string;
@@ -39,6 +40,7 @@ function liveAccessTokenQuery(db: Executor, tokenHash: string) {
       't.kind',
       't.user_id',
       't.client_id',
+      't.created_at',
       't.expires_at',
       'u.name as user_name',
       'u.email as user_email',

@@ -31,6 +31,7 @@ const principal: Principal = {
   userName: 'Grace Hopper',
   userEmail: 'grace@example.test',
   clientId: null,
+  issuedAt: Date.UTC(2026, 0, 1),
   expiresAt: Date.UTC(2030, 0, 1),
   firstParty: false,
   scopes: ['profile', 'email'],
