@@ -40,7 +40,7 @@ import {
 import { benchTokenCreation, creationFigures } from './token-creation.ts';
 
 const quick = benchQuick();
-const WARMUP_SECONDS = 2;
+const WARMUP_SECONDS = quick ? 1 : 2;
 /** BENCH_QUICK=1 (under five minutes in all): shorter and fewer rounds. */
 const MEASURE_SECONDS = quick ? 3 : 5;
 /**
@@ -192,6 +192,13 @@ async function runExchanges(): Promise<Measurement | string> {
 }
 
 const sections: Section[] = [];
+/** How long each part took, for keeping BENCH_QUICK=1 under five minutes. */
+const took: string[] = [];
+let partStarted = performance.now();
+function tookSince(part: string): void {
+  took.push(`${part} ${((performance.now() - partStarted) / 1000).toFixed(0)} s`);
+  partStarted = performance.now();
+}
 try {
   console.log(
     `Latchkey benchmark: loopback, keep-alive, 64 connections; ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${MEASURE_SECONDS} s per server (best round kept)\n`,
@@ -214,6 +221,7 @@ try {
   };
   sections.push({ section: 'API (issues 2 and 4)', goals: printReport(report), figures: apiFigures(report) });
 
+  tookSince('API');
   console.log(SECTION);
   const authorizationServer = await benchAuthorizationServer({
     ...(postgres ? { postgresUrl: await postgres.createDatabase() } : {}),
@@ -225,10 +233,12 @@ try {
     figures: authorizationServerFigures(authorizationServer),
   });
 
+  tookSince('authorization server');
   console.log(SECTION);
   const portal = await benchPortal();
   sections.push({ section: 'Portal (issue 3)', goals: portal.goals, figures: portalFigures(portal) });
 
+  tookSince('portal');
   console.log(SECTION);
   const pageLoad = await benchPageLoad();
   sections.push({
@@ -237,6 +247,7 @@ try {
     figures: pageLoadFigures(pageLoad),
   });
 
+  tookSince('page load');
   console.log(SECTION);
   const lookups = await benchTokenLookup({
     engines: postgres ? [sqliteEngine(), postgresEngine(postgres.url())] : [sqliteEngine()],
@@ -245,6 +256,7 @@ try {
   if (!postgres) console.log(`PostgreSQL token lookups: ${postgresSkipped}`);
   sections.push({ section: 'Token lookup (issue 4)', goals: lookups.goals, figures: lookupFigures(lookups) });
 
+  tookSince('token lookup');
   console.log(SECTION);
   const creation = await benchTokenCreation({
     engines: postgres ? [sqliteEngine(), postgresEngine(postgres.url())] : [sqliteEngine()],
@@ -256,6 +268,7 @@ try {
     figures: creationFigures(creation),
   });
 
+  tookSince('token creation');
   console.log(`${SECTION}Summary of the goals`);
   for (const section of sections) {
     console.log(`  ${section.section}`);
@@ -263,6 +276,7 @@ try {
     for (const { goal, measured, pass } of section.goals)
       console.log(`    ${pass ? 'PASS' : 'FAIL'}  ${goal.padEnd(50)} measured ${measured}`);
   }
+  console.log(`\nTime taken: ${took.join(', ')}`);
   writeResults(sections, quick);
   // On stderr, so stdout stays the report itself.
   console.error(`\nFigures written to ${RESULTS_FILE}`);

@@ -29,9 +29,16 @@ export interface PeerSettings {
   /** Cookie signing keys and the signing key, the same in both processes. */
   cookieKey: string;
   signingKey: string;
+  /** Latchkey's lifetimes (its configuration's defaults), in seconds, so both keep tokens as long. */
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
 }
 
-export function newPeerSettings(file: string, port: number): PeerSettings {
+export function newPeerSettings(
+  file: string,
+  port: number,
+  lifetimes: { accessTokenTtl: number; refreshTokenTtl: number },
+): PeerSettings {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
     file,
@@ -39,6 +46,7 @@ export function newPeerSettings(file: string, port: number): PeerSettings {
     clientSecret: randomBytes(32).toString('base64url'),
     cookieKey: randomBytes(32).toString('base64url'),
     signingKey: JSON.stringify(privateKey.export({ format: 'jwk' })),
+    ...lifetimes,
   };
 }
 
@@ -67,8 +75,12 @@ export function createPeerProvider(settings: PeerSettings): Provider {
     ],
     cookies: { keys: [settings.cookieKey] },
     jwks: { keys: [{ ...(JSON.parse(settings.signingKey) as object), kid: 'bench', alg: 'RS256', use: 'sig' }] },
-    // A grant lives as long as its refresh tokens (the provider's default for them: 14 days).
-    ttl: { Grant: 14 * 24 * 60 * 60 },
+    // Latchkey's lifetimes; a grant lives as long as its refresh tokens.
+    ttl: {
+      AccessToken: settings.accessTokenTtl,
+      RefreshToken: settings.refreshTokenTtl,
+      Grant: settings.refreshTokenTtl,
+    },
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     scopes: ['openid', 'offline_access', 'profile', 'email'],
     features: {
