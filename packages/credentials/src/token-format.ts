@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomPoolBytes } from './random-pool.ts';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -26,7 +26,7 @@ const TOKEN_PATTERN = /^(lkp|lko|lkr|lks|lki|lkm)_([0-9A-Za-z]{30})([0-9A-Za-z]{
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of randomPoolBytes(length * 2)) {
       // 248 = 62 * 4: bytes at or above it would bias the first characters.
       if (byte < 248) out += ALPHABET[byte % 62];
       if (out.length === length) break;

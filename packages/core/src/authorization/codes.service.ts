@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { formatScope, LATCHKEY_API_AUDIENCE, storedScopes, type Scope } from '@latchkey/contracts';
-import { digest } from '@latchkey/credentials';
+import { digest, randomPoolBytes } from '@latchkey/credentials';
 import type { AuthorizationCodesTable, Db } from '@latchkey/db';
 import type { Client } from '../clients/client.ts';
 import type { Clock } from '../clock.ts';
@@ -37,7 +36,7 @@ export interface CodeRequest {
  * (AC-09); only its SHA-256 digest is stored.
  */
 export async function issueAuthorizationCode(db: Db, clock: Clock, request: CodeRequest): Promise<string> {
-  const code = randomBytes(32).toString('base64url');
+  const code = randomPoolBytes(32).toString('base64url');
   const now = clock.now();
   const grantId = newId(IdPrefix.grant);
   await db.transaction().execute(async (trx) => {
