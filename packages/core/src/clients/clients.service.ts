@@ -18,7 +18,7 @@ import {
 import { validateLinkUrl, validateRedirectUriForRegistration, validateRedirectUris } from './redirect-uri.ts';
 import {
   insertClientSecret,
-  listClientSecretRows,
+  findClientWithSecrets,
   SECRET_TOUCH_INTERVAL_MS,
   touchClientSecret,
   upsertProvisionedSecret,
@@ -320,9 +320,8 @@ export async function authenticateClient(
   clientSecret: string,
   clock: Clock = systemClock,
 ): Promise<Client> {
-  const row = await findClientRowById(db, clientId);
-  // Read whether or not the client exists: an unknown client costs the same queries (CA-02).
-  const secrets = await listClientSecretRows(db, clientId);
+  // One read whether or not the client exists: an unknown client costs the same query (CA-02).
+  const { client: row, secrets } = await findClientWithSecrets(db, clientId);
   // Every presented secret is hashed, whatever its shape: operators may configure the portal's
   // secret themselves (PORTAL_CLIENT_SECRET), and the work done must not depend on the input.
   const now = clock.now();
