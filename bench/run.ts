@@ -10,8 +10,9 @@
 // JavaScript sizes), issue 20's page loads on a slow phone (bench/page-load.ts) and issue 4's
 // token lookups at 1,000 and 1,000,000 tokens (bench/token-lookup.ts; BENCH_QUICK=1 leaves out
 // the million), then issue 36's token creation with and without the security log
-// (bench/token-creation.ts). About six minutes; BENCH_QUICK=1 under five. The report goes to stdout; its figures also go to
-// bench/results.md (results.ts), which the README links instead of copying them.
+// (bench/token-creation.ts). About ten minutes; BENCH_QUICK=1 under five. The report goes to
+// stdout; its figures also go to bench/results.md (results.ts), which the README links instead
+// of copying them.
 //
 // PostgreSQL is a throwaway cluster test/support/postgres.ts starts (and installs on a fresh
 // Debian machine when run as root), configured for tests (fsync and synchronous_commit off)
