@@ -102,10 +102,10 @@ export async function expireOtherSecrets(db: Executor, clientId: string, keepId:
     .execute();
 }
 
-/** SR-05: last used, written at most once a minute per secret, so a busy app does not write on every request. */
-/** A secret's last use is recorded at most once a minute: every authentication would otherwise be a write. */
+/** SR-05: how often a secret's last use is written at the most (authenticateClient skips the write within it). */
 export const SECRET_TOUCH_INTERVAL_MS = 60_000;
 
+/** SR-05: last used, written at most once a minute per secret, so a busy app does not write on every request. */
 export async function touchClientSecret(db: Executor, id: string, now: number): Promise<void> {
   await db
     .updateTable('client_secrets')
