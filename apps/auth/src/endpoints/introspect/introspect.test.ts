@@ -138,7 +138,7 @@ describe('OI-11 POST /oauth/introspect (RFC 7662)', () => {
     const values = [
       generateToken(TokenPrefix.accessToken),
       generateToken(TokenPrefix.personalAccessToken),
-      `${pair.access_token.slice(0, -1)}x`,
+      `${pair.access_token.slice(0, -1)}${pair.access_token.endsWith('x') ? 'y' : 'x'}`,
       pair.refresh_token,
       app.clientSecret,
       'nope',

@@ -23,7 +23,7 @@ describe('portal frame', () => {
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
     expect(within(nav).getByRole('link', { name: 'API tokens' }).getAttribute('aria-current')).toBe('page');
     expect(await screen.findByRole('heading', { level: 1, name: 'API tokens' })).toBeTruthy();
-    expect(document.title).toBe('API tokens · Latchkey');
+    await waitFor(() => expect(document.title).toBe('API tokens · Latchkey'));
   });
 
   it('navigates between pages from the navigation', async () => {

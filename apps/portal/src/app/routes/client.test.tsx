@@ -32,7 +32,8 @@ describe('issue 19: a client’s page (/clients/:id)', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Weather Station' })).toBeTruthy();
     expect(window.location.pathname).toBe('/clients/lkc_detail');
-    expect(document.title).toContain('Weather Station');
+    // The title is set in an effect, which may run just after the heading is painted.
+    await waitFor(() => expect(document.title).toContain('Weather Station'));
     const details = detailsOf();
     expect(details['Client ID']).toContain('lkc_detail');
     expect(details['Redirect URLs']).toBe('https://weather.example/cbhttp://localhost:5173/cb');

@@ -132,7 +132,7 @@ describe('Security log page', () => {
     expect(failed[0]!.className).toContain('badge--danger');
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(logRequests().map((request) => request.query.toString())).toEqual(['']);
-    expect(document.title).toBe('Security log · Latchkey');
+    await waitFor(() => expect(document.title).toBe('Security log · Latchkey'));
   });
 
   it('AU-08 the Event type filter offers every type by its label, sends `type`, and shows only what the log answers', async () => {
