@@ -12,6 +12,7 @@ import {
   useTokenEndpoint,
   type TokenResponse,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 const { system, owner, user, app } = useTokenEndpoint({ RATE_LIMIT_CREDENTIALS_REVOKE_PER_MINUTE: '1000' });
 
@@ -80,7 +81,7 @@ describe('LK POST /credentials/revoke', () => {
     const unknown = generateToken(TokenPrefix.personalAccessToken);
     const answers: Array<[number, string, string | null]> = [];
     const before = JSON.stringify(await system.db.selectFrom('access_tokens').selectAll().orderBy('id').execute());
-    for (const value of [dead, unknown, 'lkp_garbage', 'not a token at all', `${live.slice(0, -1)}${live.endsWith('x') ? 'y' : 'x'}`]) {
+    for (const value of [dead, unknown, 'lkp_garbage', 'not a token at all', alterChar(live, -1)]) {
       const res = await report({ credentials: [value] });
       answers.push([res.status, await res.text(), res.headers.get('content-type')]);
     }

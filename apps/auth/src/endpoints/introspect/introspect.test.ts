@@ -22,6 +22,7 @@ import {
   type TokenResponse,
   useTokenEndpoint,
 } from '../oauth-json/oauth-endpoint.fixture.ts';
+import { alterChar } from '#test/support/tamper.ts';
 
 // OI-11: RFC 7662 token introspection for resource servers, over real HTTP on both engines.
 const { system, owner, user, app, other } = useTokenEndpoint();
@@ -138,7 +139,7 @@ describe('OI-11 POST /oauth/introspect (RFC 7662)', () => {
     const values = [
       generateToken(TokenPrefix.accessToken),
       generateToken(TokenPrefix.personalAccessToken),
-      `${pair.access_token.slice(0, -1)}${pair.access_token.endsWith('x') ? 'y' : 'x'}`,
+      alterChar(pair.access_token, -1),
       pair.refresh_token,
       app.clientSecret,
       'nope',
