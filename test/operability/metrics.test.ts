@@ -358,6 +358,7 @@ describe('the metrics of the servers after real traffic', () => {
       'signup-existing-ip',
       'device-code-ip',
       'account-create',
+      'metadata-document-address',
     ];
     for (const limit of unused) expect(refused(limit)).toBe(0);
     // Reaching the device-cookie limit refuses nothing: it is no refusal.

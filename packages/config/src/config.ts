@@ -54,6 +54,7 @@ const envSchema = z.object({
   DEMO_ACCOUNT: flag(true),
   CLIENT_ID_METADATA_DOCUMENTS: z.enum(['on', 'off']).default('on'),
   CIMD_ALLOW_LOOPBACK: flag(false),
+  RATE_LIMIT_METADATA_DOCUMENT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   DYNAMIC_CLIENT_REGISTRATION: z.enum(['off', 'open', 'token']).default('off'),
   RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -130,8 +131,14 @@ export interface Config {
    * first use (CLIENT_ID_METADATA_DOCUMENTS, on by default). `allowLoopback`
    * (CIMD_ALLOW_LOOPBACK, refused in production): documents on loopback addresses, over http
    * too, for local development and tests; every other private address stays refused.
+   * `perMinute` (RATE_LIMIT_METADATA_DOCUMENT_PER_MINUTE): authorization requests naming a
+   * client by its document's URL that one address may send per minute (CM-21).
    */
-  readonly clientIdMetadataDocuments: { readonly enabled: boolean; readonly allowLoopback: boolean };
+  readonly clientIdMetadataDocuments: {
+    readonly enabled: boolean;
+    readonly allowLoopback: boolean;
+    readonly perMinute: number;
+  };
   /**
    * DR-*: POST /oauth/register (RFC 7591): `off` (the default: 404), `open` to anyone, or `token`
    * with an initial access token made by `registration token create`. `perHour`: registrations
@@ -297,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientIdMetadataDocuments: Object.freeze({
       enabled: e.CLIENT_ID_METADATA_DOCUMENTS === 'on',
       allowLoopback: e.CIMD_ALLOW_LOOPBACK,
+      perMinute: e.RATE_LIMIT_METADATA_DOCUMENT_PER_MINUTE,
     }),
     dynamicClientRegistration: Object.freeze({
       mode: e.DYNAMIC_CLIENT_REGISTRATION,

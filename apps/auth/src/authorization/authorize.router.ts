@@ -25,6 +25,7 @@ import { checkScope } from './check-scope.ts';
 import { checkState, echoableState } from './check-state.ts';
 import { AuthorizationError, AuthorizationErrorCode } from './authorize.errors.ts';
 import { issueCodeAndRedirect } from './issue-code.ts';
+import { metadataDocumentRateLimit } from './metadata-document/metadata-document.rate-limit.ts';
 import { priorApproval, proceedWithAuthorization } from './proceed-authorization.ts';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
@@ -44,7 +45,8 @@ export function authorizeRouter(deps: AuthDeps, session: RequestHandler): Router
     res.status(405).set('Allow', 'GET').end();
   });
 
-  router.get(AUTHORIZE_PATH, session, async (req, res) => {
+  // CM-21: before the session is read, so a refused request costs nothing more.
+  router.get(AUTHORIZE_PATH, metadataDocumentRateLimit(deps), session, async (req, res) => {
     const request = assembleAuthorizeParams(req.query as Record<string, unknown>);
     const client = await checkClient(deps, request);
     const redirectUri = checkRedirectUri(client, request);

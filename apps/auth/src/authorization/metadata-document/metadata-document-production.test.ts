@@ -24,7 +24,7 @@ async function open(clientId: string) {
 
 describe('CM-08 production setting: only public addresses', () => {
   it('CM-08 the system runs with loopback documents off', () => {
-    expect(system.config.clientIdMetadataDocuments).toEqual({ enabled: true, allowLoopback: false });
+    expect(system.config.clientIdMetadataDocuments).toEqual({ enabled: true, allowLoopback: false, perMinute: 30 });
   });
 
   it('CM-02 http on loopback: refused as not https, nothing fetched', async () => {

@@ -28,7 +28,9 @@ import {
   useDocumentServer,
 } from './metadata-document.fixture.ts';
 
-const system = useSystem({ CIMD_ALLOW_LOOPBACK: 'true' });
+// Every test here comes from one address in well under a minute; the limit per address is
+// CM-21's own test (metadata-document-rate-limit.test.ts).
+const system = useSystem({ CIMD_ALLOW_LOOPBACK: 'true', RATE_LIMIT_METADATA_DOCUMENT_PER_MINUTE: '10000' });
 const docs = useDocumentServer();
 
 /** A redirect URL the documents' loopback one matches (any port: PC-06). */
