@@ -1,7 +1,8 @@
 import { Outlet } from 'react-router';
 import { bff } from '../../config/paths.ts';
 import { forgetExplorerData } from '../../features/graphiql/api/explorer-storage.ts';
-import { forgetDialogDraft } from '../../lib/dialog-draft.ts';
+import { DraftOwner, forgetDialogDraft } from '../../lib/dialog-draft.ts';
+import { useSession } from '../../features/session/api/get-session.ts';
 import { UserMenu } from '../../features/session/components/user-menu.tsx';
 import { AppFrame } from './app-frame.tsx';
 
@@ -18,9 +19,13 @@ export function AppLayout() {
     window.location.assign(bff.endSession);
   }
 
+  // AX-11: drafts of form dialogs are kept for, and given back to, the signed-in user only.
+  const session = useSession();
   return (
-    <AppFrame user={<UserMenu onSignedOut={afterSignOut} />}>
-      <Outlet />
-    </AppFrame>
+    <DraftOwner value={session.data?.id}>
+      <AppFrame user={<UserMenu onSignedOut={afterSignOut} />}>
+        <Outlet />
+      </AppFrame>
+    </DraftOwner>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { RegionErrorBoundary } from '../../components/region-error-boundary.tsx';
@@ -10,15 +10,14 @@ import {
   GenerateSecretDialog,
   generateSecretDraft,
 } from '../../features/clients/components/generate-secret-dialog.tsx';
-import { forgetDialogDraft, hasDialogDraft } from '../../lib/dialog-draft.ts';
+import { forgetDialogDraft, useDraftToReopen } from '../../lib/dialog-draft.ts';
 
 /** /clients/:id, reached from the API clients list. */
 export function ClientRoute() {
   const { id = '' } = useParams();
   // AX-11: back from a sign-in the session's end forced, Edit client or Generate a new secret opens again, filled.
-  const [restoring, setRestoring] = useState(() =>
-    [editClientDraft(id), generateSecretDraft(id)].find((draft) => hasDialogDraft(draft)),
-  );
+  const reopen = useDraftToReopen();
+  const restoring = [editClientDraft(id), generateSecretDraft(id)].find((draft) => draft === reopen.dialog);
   return (
     <div className="page">
       <p className="back-link">
@@ -26,7 +25,7 @@ export function ClientRoute() {
       </p>
       <RegionErrorBoundary title="Could not show this client">
         <ClientDetails id={id} />
-        {restoring ? <RestoredClientDialog id={id} draft={restoring} onClose={() => setRestoring(undefined)} /> : null}
+        {restoring ? <RestoredClientDialog id={id} draft={restoring} onClose={reopen.close} /> : null}
       </RegionErrorBoundary>
     </div>
   );

@@ -4,13 +4,14 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { RegionErrorBoundary } from '../../components/region-error-boundary.tsx';
 import { ClientsList } from '../../features/clients/components/clients-list.tsx';
 import { CREATE_CLIENT_DRAFT, CreateClientDialog } from '../../features/clients/components/create-client-dialog.tsx';
-import { hasDialogDraft } from '../../lib/dialog-draft.ts';
+import { useDraftToReopen } from '../../lib/dialog-draft.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 export function ClientsRoute() {
   useDocumentTitle('API clients');
+  const [creating, setCreating] = useState(false);
   // AX-11: back from a sign-in the session's end forced, New client opens again, filled.
-  const [creating, setCreating] = useState(() => hasDialogDraft(CREATE_CLIENT_DRAFT));
+  const reopen = useDraftToReopen();
   return (
     <div className="page">
       <PageHeader
@@ -25,7 +26,14 @@ export function ClientsRoute() {
       <RegionErrorBoundary title="Could not show your API clients">
         <ClientsList />
       </RegionErrorBoundary>
-      {creating ? <CreateClientDialog onClose={() => setCreating(false)} /> : null}
+      {creating || reopen.dialog === CREATE_CLIENT_DRAFT ? (
+        <CreateClientDialog
+          onClose={() => {
+            setCreating(false);
+            reopen.close();
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -48,6 +48,7 @@ describe('AX-11 a form dialog outlives the end of the session', () => {
     const saved = window.sessionStorage.getItem('latchkey.dialog-draft')!;
     expect(JSON.parse(saved)).toEqual({
       path: '/tokens',
+      owner: 'usr_ada',
       dialog: 'create-token',
       fields: { name: 'Deploy bot', description: 'Used by CI', expiration: '30', expiresAt: '', scopes: ['profile'] },
     });
@@ -112,7 +113,7 @@ describe('AX-11 a form dialog outlives the end of the session', () => {
   it('AX-11 a draft is for its own page and dialog: another page opens nothing, and a dialog opened later is empty', async () => {
     window.sessionStorage.setItem(
       'latchkey.dialog-draft',
-      JSON.stringify({ path: '/tokens', dialog: 'create-token', fields: { name: 'Deploy bot' } }),
+      JSON.stringify({ path: '/tokens', owner: 'usr_ada', dialog: 'create-token', fields: { name: 'Deploy bot' } }),
     );
     const { user } = renderApp('/clients');
     await screen.findByText('No API clients yet');
@@ -121,6 +122,27 @@ describe('AX-11 a form dialog outlives the end of the session', () => {
     const form = screen.getByRole('dialog', { name: 'New client' });
     expect(form.textContent).not.toContain(NOTICE_TITLE);
     expect(within(form).getByLabelText<HTMLInputElement>('Client name').value).toBe('');
+  });
+
+  it('AX-11 another person who signs in at that tab is not shown the draft: no dialog, and the draft is deleted', async () => {
+    endSessionOn('/bff/api/tokens');
+    const first = renderApp('/tokens');
+    await screen.findByText('No API tokens yet');
+    await first.user.click(screen.getByRole('button', { name: 'Generate token' }));
+    const form = screen.getByRole('dialog', { name: 'Generate token' });
+    await first.user.type(within(form).getByLabelText('Token name'), 'Ada’s private project');
+    await first.user.click(within(form).getByRole('button', { name: 'Generate token' }));
+    await expectSignInRedirect('/tokens');
+    expect(window.sessionStorage.getItem('latchkey.dialog-draft')).toContain('Ada’s private project');
+
+    // Grace signs in at the sign-in page Ada's tab was sent to.
+    db.user = { id: 'usr_grace', name: 'Grace Hopper', email: 'grace@example.test' };
+    comeBackFromSignIn('/tokens');
+    await screen.findByText('Grace Hopper');
+    await screen.findByText('No API tokens yet');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.body.textContent).not.toContain('Ada’s private project');
+    expect(window.sessionStorage.getItem('latchkey.dialog-draft')).toBeNull();
   });
 
   it('AX-11 a session that ends on a page with no form open saves nothing', async () => {
@@ -209,6 +231,7 @@ describe('AX-11 edit dialogs and the roll and new-secret forms come back too', (
     await expectSignInRedirect('/clients/lkc_g');
     expect(JSON.parse(window.sessionStorage.getItem('latchkey.dialog-draft')!)).toEqual({
       path: '/clients/lkc_g',
+      owner: 'usr_ada',
       dialog: 'generate-secret:lkc_g',
       fields: { oldSecretExpiresIn: '7d' },
     });

@@ -9,15 +9,18 @@ import { EditTokenDialog, editTokenDraft } from '../../features/tokens/component
 import { ExpiringSoonBanner } from '../../features/tokens/components/expiring-soon-banner.tsx';
 import { RollTokenDialog, rollTokenDraft } from '../../features/tokens/components/roll-token-dialog.tsx';
 import { TokensList } from '../../features/tokens/components/tokens-list.tsx';
-import { dialogDraftFor, forgetDialogDraft, hasDialogDraft } from '../../lib/dialog-draft.ts';
+import { forgetDialogDraft, useDraftToReopen } from '../../lib/dialog-draft.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 export function TokensRoute() {
   useDocumentTitle('API tokens');
-  // AX-11: back from a sign-in the session's end forced, Generate token opens again, filled.
-  const [creating, setCreating] = useState(() => hasDialogDraft(CREATE_TOKEN_DRAFT));
-  // AX-11: likewise Edit token or Roll token, once the token is listed.
-  const [restoring, setRestoring] = useState(() => dialogDraftFor('edit-token:') ?? dialogDraftFor('roll-token:'));
+  const [creating, setCreating] = useState(false);
+  // AX-11: back from a sign-in the session's end forced, Generate token opens again, filled;
+  // likewise Edit token or Roll token, once the token is listed.
+  const reopen = useDraftToReopen();
+  const restoring = ['edit-token:', 'roll-token:'].some((kind) => reopen.dialog?.startsWith(kind))
+    ? reopen.dialog
+    : undefined;
   const applicationsHeading = useId();
   return (
     <div className="page">
@@ -47,8 +50,15 @@ export function TokensRoute() {
           <ApplicationsList />
         </RegionErrorBoundary>
       </section>
-      {creating ? <CreateTokenDialog onClose={() => setCreating(false)} /> : null}
-      {restoring ? <RestoredTokenDialog draft={restoring} onClose={() => setRestoring(undefined)} /> : null}
+      {creating || reopen.dialog === CREATE_TOKEN_DRAFT ? (
+        <CreateTokenDialog
+          onClose={() => {
+            setCreating(false);
+            reopen.close();
+          }}
+        />
+      ) : null}
+      {restoring ? <RestoredTokenDialog draft={restoring} onClose={reopen.close} /> : null}
     </div>
   );
 }
