@@ -1,7 +1,13 @@
 // Issue 37, AX-10 and AX-11: a token shown once is not thrown away uncopied by a stray Escape,
 // and a session that ends while Generate token is open does not throw away what was typed.
 import type { Locator, Page } from '@playwright/test';
-import { expectSignInPage, newAccount, signInWith, signUpThroughPortal } from './support/accounts.ts';
+import {
+  createAccountFromSignIn,
+  expectSignInPage,
+  newAccount,
+  signInWith,
+  signUpThroughPortal,
+} from './support/accounts.ts';
 import { expect, test } from './support/fixtures.ts';
 
 // The Copy button writes to the clipboard, which headless Chromium allows only when granted.
@@ -115,4 +121,37 @@ test('AX-11 the session ends while Generate token is open: after signing in agai
   await expect(page.getByRole('dialog', { name: 'Token generated' })).toBeVisible();
   await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'Nightly backup' })).toHaveCount(1);
+});
+
+test('AX-11 the next person at that browser: the session ends while Generate token is open, someone else signs in, and sees no dialog and nothing typed', async ({
+  page,
+  context,
+}) => {
+  const first = newAccount('Mary Jackson');
+  const next = newAccount('Dorothy Vaughan');
+  const typed = `Mary private ${Date.now().toString(36)}`;
+  await signUpThroughPortal(page, first);
+  await page.goto('/tokens');
+  await expect(page.getByText('No API tokens yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Generate token' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Generate token' });
+  await form.getByLabel('Token name').fill(typed);
+
+  // Mary walks away; every session ends (the portal's and the authorization server's).
+  await context.clearCookies();
+  const [refused] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/bff/api/tokens'),
+    form.getByRole('button', { name: 'Generate token' }).click(),
+  ]);
+  expect(refused.status()).toBe(401);
+
+  // Dorothy, at the sign-in page Mary's tab was sent to, creates her account and lands on /tokens.
+  await createAccountFromSignIn(page, next);
+  await expect(page.getByRole('heading', { level: 1, name: 'API tokens' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/tokens');
+  await expect(page.locator('header')).toContainText(next.name);
+  await expect(page.getByText('No API tokens yet')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.locator('body')).not.toContainText(typed);
+  expect(await page.evaluate(() => window.sessionStorage.getItem('latchkey.dialog-draft'))).toBeNull();
 });

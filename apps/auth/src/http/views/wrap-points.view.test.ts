@@ -15,6 +15,12 @@ describe('AX-12 wrap points', () => {
     );
   });
 
+  it('AX-12 an email may wrap after its @ too, so a long local part is not cut mid-word', () => {
+    expect(withWrapPoints('katherinejohnsonlangleyresearch@nasa.example').value).toBe(
+      'katherinejohnsonlangleyresearch@<wbr>nasa.<wbr>example',
+    );
+  });
+
   it('AX-12 a value that fits on a line is left as written, escaped', () => {
     expect(withWrapPoints('weather.example').value).toBe('weather.example');
     expect(withWrapPoints('a&b.example').value).toBe('a&amp;b.example');

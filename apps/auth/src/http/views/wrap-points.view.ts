@@ -1,7 +1,7 @@
 import { escapeHtml, SafeHtml } from '../html.ts';
 
-/** Where a URL, host or ID may wrap: after each run of these (AX-12). */
-const AFTER = /(?<=[/.\-_?&=])(?![/.\-_?&=])/;
+/** Where a URL, host, email or ID may wrap: after each run of these (AX-12). */
+const AFTER = /(?<=[/.\-_?&=@])(?![/.\-_?&=@])/;
 
 /**
  * Shorter than this, a value fits on one line of the narrowest card (320 px wide, 0.875rem
@@ -10,7 +10,7 @@ const AFTER = /(?<=[/.\-_?&=])(?![/.\-_?&=])/;
 const FITS_ON_A_LINE = 30;
 
 /**
- * AX-12: a long URL, host or ID wraps where it reads naturally, after `/ . - _ ? & =`
+ * AX-12: a long URL, host, email or ID wraps where it reads naturally, after `/ . - _ ? & = @`
  * (`weather.<wbr>example/<wbr>callback`), never mid-word (`callb|ack`). Each part is escaped,
  * then joined with `<wbr>`, which adds a break opportunity and no text: copied or read aloud,
  * the value is unchanged. The stylesheet's `overflow-wrap: anywhere` stays only as the last
