@@ -149,7 +149,7 @@ test('AX-11 the next person at that browser: the session ends while Generate tok
   await createAccountFromSignIn(page, next);
   await expect(page.getByRole('heading', { level: 1, name: 'API tokens' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/tokens');
-  await expect(page.locator('header')).toContainText(next.name);
+  await expect(page.locator('header.app-header')).toContainText(next.name);
   await expect(page.getByText('No API tokens yet')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText(typed);
