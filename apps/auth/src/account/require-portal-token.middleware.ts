@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { LATCHKEY_API_AUDIENCE } from '@latchkey/contracts';
 import { authenticateAccessToken, InvalidToken, type Principal } from '@latchkey/core';
 import { classifyError, parseBearerAuthorization } from '@latchkey/http';
 import { tokenCheckCountersOf } from '@latchkey/observability';
@@ -8,8 +9,11 @@ import { InsufficientScope, MalformedAuthorization, MissingToken } from './accou
 /**
  * RFC 6750 §2.1 bearer authentication with any live access token (an OAuth token or a PAT):
  * the API's rule, the same strictness (one header, RFC 6750's grammar, nothing trimmed).
- * Failures are the account errors, rendered with their challenges by accountErrorHandler.
- * OB-02: each presented token's check is counted by outcome, as the API counts its own.
+ * RS-23: like the API (RS-06), only a token for Latchkey itself: one minted for another
+ * resource server (RFC 8707) is `invalid_token` here, so that server cannot replay it to read
+ * the user's claims. Failures are the account errors, rendered with their challenges by
+ * accountErrorHandler. OB-02: each presented token's check is counted by outcome, as the API
+ * counts its own.
  */
 export function requireAccessToken(deps: AuthDeps, missing: string): RequestHandler {
   const checks = tokenCheckCountersOf(deps.observability!.metrics);
@@ -17,13 +21,19 @@ export function requireAccessToken(deps: AuthDeps, missing: string): RequestHand
     const credentials = parseBearerAuthorization(req);
     if (credentials.kind === 'none') throw new MissingToken(missing);
     if (credentials.kind === 'malformed') throw new MalformedAuthorization(credentials.reason);
+    let principal: Principal;
     try {
-      res.locals.principal = await authenticateAccessToken(deps.db, deps.clock, credentials.token);
+      principal = await authenticateAccessToken(deps.db, deps.clock, credentials.token);
     } catch (err) {
       if (err instanceof InvalidToken) checks[err.reason].inc();
       else if (classifyError(err).kind === 'dependency') checks.unavailable.inc();
       throw err;
     }
+    if (principal.audience !== LATCHKEY_API_AUDIENCE) {
+      checks.invalid.inc();
+      throw new InvalidToken('The access token is not for this server: it was issued for another resource server.');
+    }
+    res.locals.principal = principal;
     checks.ok.inc();
     next();
   };

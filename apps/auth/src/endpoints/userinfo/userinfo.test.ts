@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anOutage } from '#test/support/faults.ts';
-import { createPersonalAccessToken, redeemAuthorizationCode } from '@latchkey/core';
+import {
+  createPersonalAccessToken,
+  IdPrefix,
+  issueAuthorizationCode,
+  newId,
+  redeemAuthorizationCode,
+} from '@latchkey/core';
 import type { Scope } from '@latchkey/contracts';
 import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
@@ -90,6 +96,64 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
     const oidc = await userinfo({ token: await oauthToken(['openid', 'profile', 'email']) });
     expect(await oidc.json()).toEqual(expected['profile email']);
     expect(await (await userinfo({ token: await oauthToken(['openid']) })).json()).toEqual({ sub: person.id });
+  });
+
+  it('RS-23 a token minted for another resource server is 401 invalid_token here: that server cannot read the user with it', async () => {
+    const owner = await makeUser(system, 'Resource Owner');
+    const person = await makeUser(system, 'Dorothy Vaughan');
+    const { client } = await makeClient(system, owner);
+    const server = newId(IdPrefix.resourceServer);
+    await system.db
+      .insertInto('resource_servers')
+      .values({
+        id: server,
+        uri: 'https://weather.example.test/api',
+        name: 'Weather Service',
+        scope: 'profile email',
+        created_at: system.clock.now(),
+        revoked_at: null,
+      })
+      .execute();
+    const tokenFor = async (audience: string | undefined) => {
+      const code = await issueAuthorizationCode(system.db, system.clock, {
+        client,
+        userId: person.id,
+        redirectUri: client.redirectUris[0]!,
+        codeChallenge: null,
+        scopes: ['openid', 'profile', 'email'],
+        audience,
+      });
+      const pair = await redeemAuthorizationCode(system.db, system.clock, lifetimesOf(system), {
+        client,
+        code,
+        redirectUri: client.redirectUris[0]!,
+        codeVerifier: undefined,
+        audience,
+      });
+      return pair.accessToken;
+    };
+
+    const foreign = await tokenFor(server);
+    for (const method of ['GET', 'POST']) {
+      const refused = await userinfo({ token: foreign, method });
+      expect(refused.status, method).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="userinfo", error="invalid_token"');
+      const body = await refused.text();
+      expect(JSON.parse(body)).toMatchObject({
+        error: 'invalid_token',
+        error_description: expect.stringMatching(/another resource server/),
+      });
+      expect(body).not.toContain(person.email);
+    }
+    // The same client and user, the same scopes, for Latchkey itself: the claims.
+    const own = await userinfo({ token: await tokenFor(undefined) });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual({
+      sub: person.id,
+      name: 'Dorothy Vaughan',
+      email: person.email,
+      email_verified: false,
+    });
   });
 
   it('CL-02 no token: 401 with a bare Bearer challenge; a bad token: 401 invalid_token; a malformed header: 400 invalid_request', async () => {
