@@ -117,38 +117,45 @@ export class PeerMint {
 
   /** Authorization codes, each under a grant of its own, as an approved authorization request saves them. */
   async codes(count: number): Promise<string[]> {
-    const client = await this.#client();
-    const codes: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const code = new this.#provider.AuthorizationCode({
-        accountId: PEER_ACCOUNT,
-        grantId: await this.#grant(),
-        client,
-        redirectUri: PEER_CLIENT.redirectUri,
-        scope: PEER_SCOPE,
-        authTime: Math.floor(Date.now() / 1000),
-        // @types/oidc-provider asks for gty on a code, which the provider's own codes do not carry.
-      } as ConstructorParameters<Provider['AuthorizationCode']>[0]);
-      codes.push(await code.save());
-    }
-    return codes;
+    return this.#mint(
+      count,
+      (client, grantId) =>
+        new this.#provider.AuthorizationCode({
+          accountId: PEER_ACCOUNT,
+          grantId,
+          client,
+          redirectUri: PEER_CLIENT.redirectUri,
+          scope: PEER_SCOPE,
+          authTime: Math.floor(Date.now() / 1000),
+          // @types/oidc-provider asks for gty on a code, which the provider's own codes do not carry.
+        } as ConstructorParameters<Provider['AuthorizationCode']>[0]),
+    );
   }
 
   /** Refresh tokens, each under a grant of its own, as a code exchange saves them. */
   async refreshTokens(count: number): Promise<string[]> {
+    return this.#mint(
+      count,
+      (client, grantId) =>
+        new this.#provider.RefreshToken({
+          accountId: PEER_ACCOUNT,
+          grantId,
+          client,
+          gty: 'authorization_code',
+          scope: PEER_SCOPE,
+        }),
+    );
+  }
+
+  /** `count` values of one model, each saved under a grant of its own, one after another. */
+  async #mint(
+    count: number,
+    make: (client: InstanceType<Provider['Client']>, grantId: string) => { save(): Promise<string> },
+  ): Promise<string[]> {
     const client = await this.#client();
-    const tokens: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const token = new this.#provider.RefreshToken({
-        accountId: PEER_ACCOUNT,
-        grantId: await this.#grant(),
-        client,
-        gty: 'authorization_code',
-        scope: PEER_SCOPE,
-      });
-      tokens.push(await token.save());
-    }
-    return tokens;
+    const values: string[] = [];
+    for (let i = 0; i < count; i++) values.push(await make(client, await this.#grant()).save());
+    return values;
   }
 
   /** A live opaque access token, for the introspection row. */
