@@ -1,6 +1,17 @@
 // Fixtures created through the domain core, for tests that need a user, a client or a token
 // without driving the pages.
-import { createClient, createPersonalAccessToken, createUser, issueAuthorizationCode, s256, type Client, type User } from '@latchkey/core';
+import {
+  createClient,
+  createPersonalAccessToken,
+  createResourceServer,
+  createUser,
+  issueAuthorizationCode,
+  redeemAuthorizationCode,
+  s256,
+  type Client,
+  type ResourceServer,
+  type User,
+} from '@latchkey/core';
 import { randomBytes } from 'node:crypto';
 import { perFile } from './per-file.ts';
 import type { TestSystem } from './system.ts';
@@ -79,6 +90,47 @@ export async function makeCode(
     redirectUri: options.redirectUri ?? client.redirectUris[0]!,
     codeChallenge: options.codeChallenge ?? null,
   });
+}
+
+let resourceServers = 0;
+
+/** An API beside the Latchkey API, registered as `resource create` does it (RS-07); its id is its tokens' audience. */
+export async function makeResourceServer(system: TestSystem, name = 'Weather Service'): Promise<ResourceServer> {
+  resourceServers += 1;
+  return createResourceServer(system.db, system.clock, system.apiUrl, {
+    uri: `https://rs${resourceServers}.example.test/api`,
+    name,
+  });
+}
+
+/**
+ * An OAuth access token for `user` through `client`, as a code exchange issues it: for
+ * `audience` (a resource server's id; the Latchkey API when left out), with `scopes` (the
+ * client's default when left out).
+ */
+export async function makeAccessToken(
+  system: TestSystem,
+  client: Client,
+  user: User,
+  options: { audience?: string; scopes?: Parameters<typeof issueAuthorizationCode>[2]['scopes'] } = {},
+): Promise<string> {
+  const redirectUri = client.redirectUris[0]!;
+  const { audience, scopes } = options;
+  const code = await issueAuthorizationCode(system.db, system.clock, {
+    client,
+    userId: user.id,
+    redirectUri,
+    codeChallenge: null,
+    ...(audience !== undefined && { audience }),
+    ...(scopes !== undefined && { scopes }),
+  });
+  const pair = await redeemAuthorizationCode(
+    system.db,
+    system.clock,
+    { tokenTtlSeconds: system.config.tokenTtlSeconds, refreshTokenTtlSeconds: system.config.refreshTokenTtlSeconds },
+    { client, code, redirectUri, codeVerifier: undefined, ...(audience !== undefined && { audience }) },
+  );
+  return pair.accessToken;
 }
 
 /** return_to values that would leave the site (OR-01): after sign-in each must end at `/`. */

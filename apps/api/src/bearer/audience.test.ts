@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LATCHKEY_API_AUDIENCE } from '@latchkey/contracts';
-import { IdPrefix, issueAuthorizationCode, newId, redeemAuthorizationCode, type Client } from '@latchkey/core';
-import { makeClient, makePat, useUsers } from '#test/support/fixtures.ts';
+import type { Client } from '@latchkey/core';
+import { makeAccessToken, makeClient, makePat, makeResourceServer, useUsers } from '#test/support/fixtures.ts';
 import { perFile } from '#test/support/per-file.ts';
 import { useSystem } from '#test/support/system.ts';
 import { invalidTokenChallenge, postGraphql } from '../testing/post-graphql.ts';
@@ -14,38 +14,11 @@ const { user } = useUsers(system, { user: 'Grace Hopper' });
 
 const NOT_FOR_THIS_API = 'The access token is not for this API.';
 
-async function oauthToken(client: Client, audience?: string): Promise<string> {
-  const redirectUri = client.redirectUris[0]!;
-  const code = await issueAuthorizationCode(system.db, system.clock, {
-    client,
-    userId: user.id,
-    redirectUri,
-    codeChallenge: null,
-    ...(audience === undefined ? {} : { audience }),
-  });
-  const pair = await redeemAuthorizationCode(
-    system.db,
-    system.clock,
-    { tokenTtlSeconds: system.config.tokenTtlSeconds, refreshTokenTtlSeconds: system.config.refreshTokenTtlSeconds },
-    { client, code, redirectUri, codeVerifier: undefined, ...(audience === undefined ? {} : { audience }) },
-  );
-  return pair.accessToken;
-}
+const oauthToken = (client: Client, audience?: string) => makeAccessToken(system, client, user, { audience });
 
 const fixture = perFile(async () => {
   const { client } = await makeClient(system, user);
-  const resourceServer = { id: newId(IdPrefix.resourceServer) };
-  await system.db
-    .insertInto('resource_servers')
-    .values({
-      id: resourceServer.id,
-      uri: 'https://calendar.example/api',
-      name: 'Calendar',
-      scope: 'profile email',
-      created_at: system.clock.now(),
-      revoked_at: null,
-    })
-    .execute();
+  const resourceServer = await makeResourceServer(system, 'Calendar');
   return {
     resourceServer,
     tokens: {

@@ -2,15 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  createPersonalAccessToken,
-  IdPrefix,
-  issueAuthorizationCode,
-  newId,
-  redeemAuthorizationCode,
-} from '@latchkey/core';
+import { createPersonalAccessToken } from '@latchkey/core';
 import { anOutage } from '#test/support/faults.ts';
-import { makeClient, makePat, useUsers } from '#test/support/fixtures.ts';
+import { makeAccessToken, makeClient, makePat, makeResourceServer, useUsers } from '#test/support/fixtures.ts';
 import { perFile } from '#test/support/per-file.ts';
 import { useSystem } from '#test/support/system.ts';
 import { BODY_LIMIT_BYTES } from '../graphql/graphql.router.ts';
@@ -175,39 +169,16 @@ describe('RS-16 the MCP endpoint: Streamable HTTP, stateless, JSON answers', () 
 
   it('RS-06 a token issued for another resource server is 401 invalid_token at /mcp, and the same user with an API token is answered', async () => {
     const { client } = await makeClient(system, user, { redirectUri: 'https://agent.example/cb' });
-    const resourceServerId = newId(IdPrefix.resourceServer);
-    await system.db
-      .insertInto('resource_servers')
-      .values({
-        id: resourceServerId,
-        uri: 'https://other-api.example/',
-        name: 'Other API',
-        scope: 'profile email',
-        created_at: system.clock.now(),
-        revoked_at: null,
-      })
-      .execute();
-    const code = await issueAuthorizationCode(system.db, system.clock, {
-      client,
-      userId: user.id,
-      redirectUri: client.redirectUris[0]!,
-      codeChallenge: null,
-      audience: resourceServerId,
-    });
-    const pair = await redeemAuthorizationCode(
-      system.db,
-      system.clock,
-      { tokenTtlSeconds: system.config.tokenTtlSeconds, refreshTokenTtlSeconds: system.config.refreshTokenTtlSeconds },
-      { client, code, redirectUri: client.redirectUris[0]!, codeVerifier: undefined },
-    );
-    const answer = await rawMcp({ token: pair.accessToken });
+    const server = await makeResourceServer(system, 'Other API');
+    const foreign = await makeAccessToken(system, client, user, { audience: server.id });
+    const answer = await rawMcp({ token: foreign });
     expect(answer.status).toBe(401);
     const challenge = answer.headers.get('www-authenticate')!;
     expect(challenge).toMatch(/^Bearer realm="api", error="invalid_token"/);
     expect(challenge).toContain(`resource_metadata="${metadataUrl()}"`);
     expect(answer.json.result).toBeUndefined();
     // The SDK's client is refused as well: it never gets to initialize.
-    await expect(connect(pair.accessToken)).rejects.toThrow();
+    await expect(connect(foreign)).rejects.toThrow();
     expect((await rawMcp({ token: tokens.full })).status).toBe(200);
   });
 

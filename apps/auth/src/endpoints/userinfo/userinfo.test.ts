@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anOutage } from '#test/support/faults.ts';
-import {
-  createPersonalAccessToken,
-  IdPrefix,
-  issueAuthorizationCode,
-  newId,
-  redeemAuthorizationCode,
-} from '@latchkey/core';
+import { createPersonalAccessToken, redeemAuthorizationCode } from '@latchkey/core';
 import type { Scope } from '@latchkey/contracts';
-import { makeClient, makePat, makeUser } from '#test/support/fixtures.ts';
+import { makeAccessToken, makeClient, makePat, makeResourceServer, makeUser } from '#test/support/fixtures.ts';
 import { startSystem, type TestSystem } from '#test/support/system.ts';
 import { issueThirdPartyTokens, lifetimesOf } from '../../account/account.fixture.ts';
 import { makeScopedCode } from '../oauth-json/oauth-endpoint.fixture.ts';
@@ -102,38 +96,10 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
     const owner = await makeUser(system, 'Resource Owner');
     const person = await makeUser(system, 'Dorothy Vaughan');
     const { client } = await makeClient(system, owner);
-    const server = newId(IdPrefix.resourceServer);
-    await system.db
-      .insertInto('resource_servers')
-      .values({
-        id: server,
-        uri: 'https://weather.example.test/api',
-        name: 'Weather Service',
-        scope: 'profile email',
-        created_at: system.clock.now(),
-        revoked_at: null,
-      })
-      .execute();
-    const tokenFor = async (audience: string | undefined) => {
-      const code = await issueAuthorizationCode(system.db, system.clock, {
-        client,
-        userId: person.id,
-        redirectUri: client.redirectUris[0]!,
-        codeChallenge: null,
-        scopes: ['openid', 'profile', 'email'],
-        audience,
-      });
-      const pair = await redeemAuthorizationCode(system.db, system.clock, lifetimesOf(system), {
-        client,
-        code,
-        redirectUri: client.redirectUris[0]!,
-        codeVerifier: undefined,
-        audience,
-      });
-      return pair.accessToken;
-    };
+    const server = await makeResourceServer(system);
+    const scopes: Scope[] = ['openid', 'profile', 'email'];
 
-    const foreign = await tokenFor(server);
+    const foreign = await makeAccessToken(system, client, person, { audience: server.id, scopes });
     for (const method of ['GET', 'POST']) {
       const refused = await userinfo({ token: foreign, method });
       expect(refused.status, method).toBe(401);
@@ -145,8 +111,8 @@ describe('CL-02 GET and POST /oauth/userinfo', () => {
       });
       expect(body).not.toContain(person.email);
     }
-    // The same client and user, the same scopes, for Latchkey itself: the claims.
-    const own = await userinfo({ token: await tokenFor(undefined) });
+    // The same client, user and scopes, for Latchkey itself: the claims.
+    const own = await userinfo({ token: await makeAccessToken(system, client, person, { scopes }) });
     expect(own.status).toBe(200);
     expect(await own.json()).toEqual({
       sub: person.id,
